@@ -1,0 +1,99 @@
+#pragma once
+/// The commands of the rescfg CLI. main.cc parses flags (CLI11 lives only
+/// there) and calls one Run* function; each returns the process exit code.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rescfg::cmd {
+
+/// Exit codes shared by every command, like diff(1).
+enum ExitCode : int { kExitOk = 0, kExitFindings = 1, kExitUnusable = 2 };
+
+struct ValidateOptions {
+  std::vector<std::string> files;
+  std::string format = "text";  ///< text | json | github
+  bool strict = false;
+};
+int RunValidate(const ValidateOptions& options);
+
+/// Where a command gets its configuration: the provisioned state or a file.
+struct ConfigSource {
+  std::string state_dir;    ///< used when config_file is empty
+  std::string config_file;
+  int lock_timeout_seconds = 10;
+};
+
+struct JobsSource {
+  std::string file;         ///< "" when not given; "-" is standard input
+  std::string format;       ///< "" (by extension) | yaml | jsonl
+};
+
+struct ScheduleOptions {
+  ConfigSource config;
+  JobsSource jobs;
+  std::string format = "yaml";  ///< yaml | json | jsonl | table
+  std::string output;           ///< -o FILE, written atomically; "" is stdout
+};
+int RunSchedule(const ScheduleOptions& options);
+
+struct DiffOptions {
+  std::vector<std::string> files;  ///< OLD NEW, or NEW with --state
+  std::string state_dir;
+  bool against_state = false;
+  std::string format = "text";     ///< text | json
+  JobsSource jobs;
+  int lock_timeout_seconds = 10;
+};
+int RunDiff(const DiffOptions& options);
+
+struct ProvisionOptions {
+  std::string file;
+  std::string state_dir = ".rescfg";
+  bool dry_run = false;
+  std::string message;
+  std::optional<long> expect_revision;
+  bool strict = false;
+  int lock_timeout_seconds = 10;
+};
+int RunProvision(const ProvisionOptions& options);
+
+struct ResetOptions {
+  std::string state_dir = ".rescfg";
+  std::string output;              ///< "" is stdout
+  std::optional<long> revision;
+  int lock_timeout_seconds = 10;
+};
+int RunReset(const ResetOptions& options);
+
+struct HistoryOptions {
+  std::string state_dir = ".rescfg";
+  std::string format = "text";  ///< text | json
+  int lock_timeout_seconds = 10;
+};
+int RunHistory(const HistoryOptions& options);
+
+struct StatusOptions {
+  ConfigSource config;
+  JobsSource jobs;
+  std::string format = "table";  ///< table | json
+};
+int RunStatus(const StatusOptions& options);
+
+struct FmtOptions {
+  std::string file;
+  bool canonical = true;
+};
+int RunFmt(const FmtOptions& options);
+
+struct GraphOptions {
+  ConfigSource config;
+  std::string format = "mermaid";  ///< mermaid | dot
+};
+int RunGraph(const GraphOptions& options);
+
+/// Sets up spdlog on stderr: "rescfg: error: ..." lines; verbosity from -v/-q.
+void SetUpLogging(int verbosity, bool quiet);
+
+}  // namespace rescfg::cmd

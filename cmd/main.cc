@@ -1,0 +1,143 @@
+/// rescfg: GPU resource governance for GitOps. Flag parsing only; each
+/// command's work is in cmd/<command>.cc and lib/.
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+#include "commands.h"
+
+namespace rescfg::cmd {
+namespace {
+
+constexpr const char* kFooter = R"(Exit status: 0 success (valid, same, all jobs accounted), 1 findings
+(invalid, different, some job rejected), 2 unusable input.
+See rescfg(1) and rescfg(5).)";
+
+void AddConfigSource(CLI::App* app, ConfigSource* source) {
+  auto* state = app->add_option("--state", source->state_dir,
+                                "Provisioned state directory to read the configuration from")
+                    ->default_str(".rescfg");
+  auto* config = app->add_option("--config,-c", source->config_file,
+                                 "Configuration file to use instead of the provisioned state (what-if)");
+  state->excludes(config);
+  app->add_option("--lock-timeout", source->lock_timeout_seconds,
+                  "Seconds to wait for the state lock")->default_val(10);
+}
+
+void AddJobsSource(CLI::App* app, JobsSource* jobs, bool required) {
+  auto* opt = app->add_option("--jobs,-j", jobs->file,
+                              "Jobs snapshot: YAML JobList, or JSON Lines (.jsonl/.ndjson); - for stdin");
+  if (required) opt->required();
+  app->add_option("--jobs-format", jobs->format, "Force the jobs format instead of using the extension")
+      ->check(CLI::IsMember({"yaml", "jsonl"}));
+}
+
+}  // namespace
+}  // namespace rescfg::cmd
+
+int main(int argc, char** argv) {
+  using namespace rescfg::cmd;
+  CLI::App app{"rescfg: validate, diff, provision and schedule a GPU resource configuration kept in git"};
+  app.set_version_flag("--version", std::string("rescfg ") + RESCFG_VERSION);
+  app.footer(kFooter);
+  app.require_subcommand(1);
+  int verbosity = 0;
+  bool quiet = false;
+  app.add_flag("-v,--verbose", verbosity, "More log output on stderr (repeatable)");
+  app.add_flag("-q,--quiet", quiet, "Only errors on stderr");
+
+  int exit_code = kExitOk;
+
+  ValidateOptions validate;
+  auto* validate_cmd = app.add_subcommand("validate", "Check configuration files against the rules of rescfg(5)");
+  validate_cmd->add_option("FILE", validate.files, "Configuration files (- for stdin)")->required();
+  validate_cmd->add_option("--format,-f", validate.format, "text, json, or github (workflow annotations)")
+      ->check(CLI::IsMember({"text", "json", "github"}));
+  validate_cmd->add_flag("--strict", validate.strict, "Treat warnings as failures");
+  validate_cmd->footer("Example: rescfg validate --format github resources.yaml\nExit: 0 valid, 1 invalid, 2 unusable input.");
+  validate_cmd->callback([&] { exit_code = RunValidate(validate); });
+
+  ScheduleOptions schedule;
+  auto* schedule_cmd = app.add_subcommand("schedule", "Decide which queued jobs start now, where, and why the others wait");
+  AddConfigSource(schedule_cmd, &schedule.config);
+  AddJobsSource(schedule_cmd, &schedule.jobs, true);
+  schedule_cmd->add_option("--format,-f", schedule.format, "yaml, json, jsonl (one object per job) or table")
+      ->check(CLI::IsMember({"yaml", "json", "jsonl", "table"}));
+  schedule_cmd->add_option("--output,-o", schedule.output, "Write the result to FILE atomically instead of stdout");
+  schedule_cmd->footer(
+      "Example: rescfg schedule --config resources.yaml --jobs jobs.jsonl --format jsonl | jq .\n"
+      "Exit: 0 every job assigned, pending or running; 1 some entry rejected; 2 unusable input.");
+  schedule_cmd->callback([&] { exit_code = RunSchedule(schedule); });
+
+  DiffOptions diff;
+  auto* diff_cmd = app.add_subcommand("diff", "Semantic diff of two configurations, or of one against the provisioned state");
+  diff_cmd->add_option("FILE", diff.files, "OLD NEW, or NEW together with --state")->required()->expected(1, 2);
+  auto* diff_state = diff_cmd->add_option("--state", diff.state_dir, "Compare NEW against this provisioned state");
+  diff_cmd->add_option("--format,-f", diff.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  AddJobsSource(diff_cmd, &diff.jobs, false);
+  diff_cmd->add_option("--lock-timeout", diff.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
+  diff_cmd->footer("Example: rescfg diff <(git show HEAD~1:resources.yaml) resources.yaml\nExit: 0 same, 1 different, 2 unusable input.");
+  diff_cmd->callback([&] {
+    diff.against_state = diff_state->count() > 0;
+    exit_code = RunDiff(diff);
+  });
+
+  ProvisionOptions provision;
+  auto* provision_cmd = app.add_subcommand("provision", "Validate a configuration and store it as the next revision");
+  provision_cmd->add_option("FILE", provision.file, "Configuration file")->required();
+  provision_cmd->add_option("--state", provision.state_dir, "State directory")->default_str(".rescfg");
+  provision_cmd->add_flag("--dry-run,-n", provision.dry_run, "Show what would change; write nothing");
+  provision_cmd->add_option("--message,-m", provision.message, "Message stored in the history");
+  provision_cmd->add_option("--expect-revision", provision.expect_revision,
+                            "Refuse unless the current revision is N (0: nothing provisioned yet)");
+  provision_cmd->add_flag("--strict", provision.strict, "Refuse on warnings too");
+  provision_cmd->add_option("--lock-timeout", provision.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
+  provision_cmd->footer("Example: rescfg provision resources.yaml --state .rescfg --expect-revision 4 -m \"merge #123\"\n"
+                        "Exit: 0 provisioned or nothing to change, 1 refused (invalid, revision mismatch), 2 unusable input or state.");
+  provision_cmd->callback([&] { exit_code = RunProvision(provision); });
+
+  ResetOptions reset;
+  auto* reset_cmd = app.add_subcommand("reset", "Write the provisioned (or an earlier) configuration back out");
+  reset_cmd->add_option("--state", reset.state_dir, "State directory")->default_str(".rescfg");
+  reset_cmd->add_option("--output,-o", reset.output, "Write to FILE atomically instead of stdout");
+  reset_cmd->add_option("--revision,-r", reset.revision, "Revision to write (default: the current one)");
+  reset_cmd->add_option("--lock-timeout", reset.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
+  reset_cmd->callback([&] { exit_code = RunReset(reset); });
+
+  HistoryOptions history;
+  auto* history_cmd = app.add_subcommand("history", "List the provisioned revisions");
+  history_cmd->add_option("--state", history.state_dir, "State directory")->default_str(".rescfg");
+  history_cmd->add_option("--format,-f", history.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  history_cmd->add_option("--lock-timeout", history.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
+  history_cmd->callback([&] { exit_code = RunHistory(history); });
+
+  StatusOptions status;
+  auto* status_cmd = app.add_subcommand("status", "Pool and profile cards: usage, priorities, pending and running jobs");
+  AddConfigSource(status_cmd, &status.config);
+  AddJobsSource(status_cmd, &status.jobs, false);
+  status_cmd->add_option("--format,-f", status.format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  status_cmd->callback([&] { exit_code = RunStatus(status); });
+
+  FmtOptions fmt;
+  auto* fmt_cmd = app.add_subcommand("fmt", "Print a configuration in canonical form (usable as a git textconv driver)");
+  fmt_cmd->add_option("FILE", fmt.file, "Configuration file (- for stdin)")->required();
+  fmt_cmd->add_flag("--canonical", fmt.canonical, "Canonical form (the default and only form)");
+  fmt_cmd->callback([&] { exit_code = RunFmt(fmt); });
+
+  GraphOptions graph;
+  auto* graph_cmd = app.add_subcommand("graph", "Draw pools, profiles, links and policies as Mermaid or Graphviz");
+  AddConfigSource(graph_cmd, &graph.config);
+  graph_cmd->add_option("--format,-f", graph.format, "mermaid or dot")->check(CLI::IsMember({"mermaid", "dot"}));
+  graph_cmd->callback([&] { exit_code = RunGraph(graph); });
+
+  app.parse_complete_callback([&] { SetUpLogging(verbosity, quiet); });
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUnusable;
+  }
+  return exit_code;
+}

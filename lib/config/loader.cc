@@ -1,0 +1,440 @@
+#include "config/loader.h"
+
+#include "edit_distance.h"
+#include "file_io.h"
+#include "validate/validate.h"
+#include "yaml_input.h"
+
+namespace rescfg {
+namespace {
+
+/// Walks the YAML tree of one configuration file, collecting findings.
+class ConfigReader {
+ public:
+  ConfigReader(const std::string& file, std::vector<Finding>* findings)
+      : file_(file), findings_(findings) {}
+
+  Config Read(const YAML::Node& root);
+
+ private:
+  void Error(std::string code, Mark mark, std::string path, std::string message,
+             std::string hint = "") {
+    findings_->push_back({std::move(code), Severity::kError, file_, mark, std::move(path),
+                          std::move(message), std::move(hint)});
+  }
+  void Missing(const MapReader& map, const std::string& path, const std::string& key) {
+    Error("missing-field", map.map_mark(), path.empty() ? key : path + "." + key,
+          "required field '" + key + "' is missing");
+  }
+
+  /// A scalar string; reports wrong-type otherwise.
+  std::optional<std::string> Text(const YAML::Node& node, const std::string& path);
+  /// A name: a non-empty string without control characters.
+  std::optional<std::string> Name(const YAML::Node& node, const std::string& path);
+  std::optional<Quantity> Amount(const YAML::Node& node, const std::string& path, bool positive);
+  std::optional<std::vector<NameRef>> NameList(const YAML::Node& node, const std::string& path);
+  /// The list at `key`, or empty when absent; reports a non-list.
+  std::vector<YAML::Node> List(const MapReader& map, const std::string& key, const std::string& path);
+
+  Pool ReadPool(const YAML::Node& node, size_t index, bool* ok);
+  Profile ReadProfile(const YAML::Node& node, size_t index, bool* ok);
+  Policy ReadPolicy(const YAML::Node& node, size_t index, bool* ok);
+  std::optional<Link> ReadLink(const YAML::Node& node, const std::string& path);
+  std::optional<PolicyProfile> ReadPolicyProfile(const YAML::Node& node, const std::string& path);
+
+  /// "pools[name]" when the entry has a readable name, else "pools[index]".
+  static std::string EntryPath(const char* list, const YAML::Node& node, size_t index);
+
+  const std::string& file_;
+  std::vector<Finding>* findings_;
+};
+
+std::string ConfigReader::EntryPath(const char* list, const YAML::Node& node, size_t index) {
+  if (node.IsMap()) {
+    try {
+      YAML::Node name = node["name"];
+      if (name.IsScalar() && !name.Scalar().empty()) return std::string(list) + "[" + name.Scalar() + "]";
+    } catch (const YAML::Exception&) {
+    }
+  }
+  return std::string(list) + "[" + std::to_string(index) + "]";
+}
+
+std::optional<std::string> ConfigReader::Text(const YAML::Node& node, const std::string& path) {
+  if (!node.IsScalar()) {
+    Error("wrong-type", MarkOf(node), path, "expected a string, found " + DescribeNode(node));
+    return std::nullopt;
+  }
+  return node.Scalar();
+}
+
+std::optional<std::string> ConfigReader::Name(const YAML::Node& node, const std::string& path) {
+  auto text = Text(node, path);
+  if (!text) return std::nullopt;
+  if (text->empty()) {
+    Error("bad-name", MarkOf(node), path, "a name must not be empty");
+    return std::nullopt;
+  }
+  for (unsigned char c : *text) {
+    if (c < 0x20 || c == 0x7F) {
+      Error("bad-name", MarkOf(node), path, "a name must not contain control characters");
+      return std::nullopt;
+    }
+  }
+  return text;
+}
+
+std::optional<Quantity> ConfigReader::Amount(const YAML::Node& node, const std::string& path,
+                                             bool positive) {
+  if (!node.IsScalar()) {
+    Error("wrong-type", MarkOf(node), path, "expected an amount, found " + DescribeNode(node));
+    return std::nullopt;
+  }
+  QuantityError error;
+  auto q = ParseQuantity(node.Scalar(), &error);
+  if (!q) {
+    Error("bad-quantity", MarkOf(node), path, error.message, error.hint);
+    return std::nullopt;
+  }
+  if (positive && q->is_zero()) {
+    Error("bad-quantity", MarkOf(node), path, "must be greater than 0");
+    return std::nullopt;
+  }
+  return q;
+}
+
+std::optional<std::vector<NameRef>> ConfigReader::NameList(const YAML::Node& node,
+                                                           const std::string& path) {
+  if (!node.IsSequence()) {
+    Error("wrong-type", MarkOf(node), path, "expected a list of names, found " + DescribeNode(node));
+    return std::nullopt;
+  }
+  std::vector<NameRef> names;
+  for (size_t i = 0; i < node.size(); ++i) {
+    if (auto name = Name(node[i], path + "[" + std::to_string(i) + "]")) {
+      names.push_back({*name, MarkOf(node[i])});
+    }
+  }
+  return names;
+}
+
+std::vector<YAML::Node> ConfigReader::List(const MapReader& map, const std::string& key,
+                                           const std::string& path) {
+  std::vector<YAML::Node> items;
+  auto node = map.Get(key);
+  if (!node) return items;
+  if (!node->IsSequence()) {
+    Error("wrong-type", MarkOf(*node), path.empty() ? key : path + "." + key,
+          "expected a list, found " + DescribeNode(*node));
+    return items;
+  }
+  for (const auto& item : *node) items.push_back(item);
+  return items;
+}
+
+Pool ConfigReader::ReadPool(const YAML::Node& node, size_t index, bool* ok) {
+  Pool pool;
+  std::string path = EntryPath("pools", node, index);
+  pool.mark = MarkOf(node);
+  if (!node.IsMap()) {
+    Error("wrong-type", MarkOf(node), path, "a pool must be a mapping, found " + DescribeNode(node));
+    *ok = false;
+    return pool;
+  }
+  MapReader map(node, path, {"name", "resources", "queue", "description", "executionPriority"},
+                file_, findings_);
+  *ok = false;
+  if (auto n = map.Get("name")) {
+    pool.name_mark = MarkOf(*n);
+    if (auto name = Name(*n, path + ".name")) { pool.name = *name; *ok = true; }
+  } else {
+    Missing(map, path, "name");
+  }
+  if (auto r = map.Get("resources")) {
+    pool.resources_mark = MarkOf(*r);
+    if (auto q = Amount(*r, path + ".resources", true)) pool.resources = *q;
+  } else {
+    Missing(map, path, "resources");
+  }
+  if (auto q = map.Get("queue")) {
+    pool.queue_mark = MarkOf(*q);
+    if (auto name = Name(*q, path + ".queue")) pool.queue = *name;
+  }
+  if (auto d = map.Get("description")) {
+    if (auto text = Text(*d, path + ".description")) pool.description = *text;
+  }
+  if (auto e = map.Get("executionPriority")) {
+    pool.execution_priority_mark = MarkOf(*e);
+    pool.execution_priority = NameList(*e, path + ".executionPriority");
+  }
+  return pool;
+}
+
+std::optional<Link> ConfigReader::ReadLink(const YAML::Node& node, const std::string& path) {
+  if (!node.IsMap()) {
+    Error("wrong-type", MarkOf(node), path,
+          "a link must be a mapping such as {pool: NAME}, found " + DescribeNode(node));
+    return std::nullopt;
+  }
+  MapReader map(node, path, {"pool", "name"}, file_, findings_);
+  Link link;
+  link.mark = MarkOf(node);
+  auto pool = map.Get("pool");
+  if (!pool) {
+    Missing(map, path, "pool");
+    return std::nullopt;
+  }
+  link.pool_mark = MarkOf(*pool);
+  auto pool_name = Name(*pool, path + ".pool");
+  if (!pool_name) return std::nullopt;
+  link.pool = *pool_name;
+  if (auto n = map.Get("name")) {
+    link.name_mark = MarkOf(*n);
+    if (auto name = Name(*n, path + ".name")) link.name = *name;
+  }
+  return link;
+}
+
+Profile ConfigReader::ReadProfile(const YAML::Node& node, size_t index, bool* ok) {
+  Profile profile;
+  std::string path = EntryPath("profiles", node, index);
+  profile.mark = MarkOf(node);
+  *ok = false;
+  if (!node.IsMap()) {
+    Error("wrong-type", MarkOf(node), path, "a profile must be a mapping, found " + DescribeNode(node));
+    return profile;
+  }
+  MapReader map(node, path,
+                {"name", "allotment", "dynamic", "queueing", "links", "policyPriority", "description"},
+                file_, findings_);
+  if (auto n = map.Get("name")) {
+    profile.name_mark = MarkOf(*n);
+    if (auto name = Name(*n, path + ".name")) { profile.name = *name; *ok = true; }
+  } else {
+    Missing(map, path, "name");
+  }
+  if (auto a = map.Get("allotment")) {
+    profile.allotment_mark = MarkOf(*a);
+    if (auto q = Amount(*a, path + ".allotment", true)) profile.allotment = *q;
+  } else {
+    Missing(map, path, "allotment");
+  }
+  if (auto d = map.Get("dynamic")) {
+    profile.dynamic_mark = MarkOf(*d);
+    if (!d->IsMap()) {
+      Error("wrong-type", MarkOf(*d), path + ".dynamic",
+            "expected a mapping {parameter: ...}, found " + DescribeNode(*d));
+    } else {
+      MapReader dyn(*d, path + ".dynamic", {"parameter"}, file_, findings_);
+      if (auto p = dyn.Get("parameter")) {
+        profile.dynamic_mark = MarkOf(*p);
+        if (auto text = Name(*p, path + ".dynamic.parameter")) profile.dynamic_parameter = *text;
+      } else {
+        Missing(dyn, path + ".dynamic", "parameter");
+      }
+    }
+  }
+  if (auto q = map.Get("queueing")) {
+    auto text = Text(*q, path + ".queueing");
+    if (text && *text == "StrictFIFO") {
+      profile.queueing = Queueing::kStrictFIFO;
+    } else if (text && *text == "BestEffortFIFO") {
+      profile.queueing = Queueing::kBestEffortFIFO;
+    } else if (text) {
+      std::string close = ClosestMatch(*text, {"BestEffortFIFO", "StrictFIFO"});
+      std::string hint = close.empty() ? "" : "did you mean '" + close + "'?";
+      Error("bad-value", MarkOf(*q), path + ".queueing",
+            "queueing must be BestEffortFIFO or StrictFIFO, not '" + *text + "'", hint);
+    }
+  }
+  if (auto l = map.Get("links")) profile.links_mark = MarkOf(*l);
+  auto links = List(map, "links", path);
+  for (size_t i = 0; i < links.size(); ++i) {
+    if (auto link = ReadLink(links[i], path + ".links[" + std::to_string(i) + "]")) {
+      profile.links.push_back(*link);
+    }
+  }
+  if (auto p = map.Get("policyPriority")) {
+    profile.policy_priority_mark = MarkOf(*p);
+    profile.policy_priority = NameList(*p, path + ".policyPriority");
+  }
+  return profile;
+}
+
+std::optional<PolicyProfile> ConfigReader::ReadPolicyProfile(const YAML::Node& node,
+                                                             const std::string& path) {
+  PolicyProfile entry;
+  entry.mark = MarkOf(node);
+  if (node.IsScalar()) {
+    auto name = Name(node, path);
+    if (!name) return std::nullopt;
+    entry.profile = *name;
+    entry.profile_mark = entry.mark;
+    return entry;
+  }
+  if (!node.IsMap()) {
+    Error("wrong-type", MarkOf(node), path,
+          "expected a profile name or {profile: NAME, queue: NAME}, found " + DescribeNode(node));
+    return std::nullopt;
+  }
+  MapReader map(node, path, {"profile", "queue"}, file_, findings_);
+  auto profile = map.Get("profile");
+  if (!profile) {
+    Missing(map, path, "profile");
+    return std::nullopt;
+  }
+  entry.profile_mark = MarkOf(*profile);
+  auto name = Name(*profile, path + ".profile");
+  if (!name) return std::nullopt;
+  entry.profile = *name;
+  if (auto q = map.Get("queue")) {
+    entry.queue_mark = MarkOf(*q);
+    entry.queue = Name(*q, path + ".queue");
+  }
+  return entry;
+}
+
+Policy ConfigReader::ReadPolicy(const YAML::Node& node, size_t index, bool* ok) {
+  Policy policy;
+  std::string path = EntryPath("policies", node, index);
+  policy.mark = MarkOf(node);
+  *ok = false;
+  if (!node.IsMap()) {
+    Error("wrong-type", MarkOf(node), path, "a policy must be a mapping, found " + DescribeNode(node));
+    return policy;
+  }
+  MapReader map(node, path, {"name", "reserved", "limit", "profiles", "description"}, file_,
+                findings_);
+  if (auto n = map.Get("name")) {
+    policy.name_mark = MarkOf(*n);
+    if (auto name = Name(*n, path + ".name")) { policy.name = *name; *ok = true; }
+  } else {
+    Missing(map, path, "name");
+  }
+  if (auto r = map.Get("reserved")) {
+    policy.reserved_mark = MarkOf(*r);
+    if (auto q = Amount(*r, path + ".reserved", false)) policy.reserved = *q;
+  }
+  if (auto l = map.Get("limit")) {
+    policy.limit_mark = MarkOf(*l);
+    policy.limit = Amount(*l, path + ".limit", false);
+  }
+  if (auto d = map.Get("description")) {
+    if (auto text = Text(*d, path + ".description")) policy.description = *text;
+  }
+  if (auto p = map.Get("profiles")) policy.profiles_mark = MarkOf(*p);
+  auto entries = List(map, "profiles", path);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (auto entry = ReadPolicyProfile(entries[i], path + ".profiles[" + std::to_string(i) + "]")) {
+      policy.profiles.push_back(*entry);
+    }
+  }
+  return policy;
+}
+
+Config ConfigReader::Read(const YAML::Node& root) {
+  Config config;
+  if (!root.IsMap()) {
+    Error("wrong-type", root.IsDefined() && !root.IsNull() ? MarkOf(root) : Mark{1, 1}, "",
+          "the configuration must be a mapping with apiVersion: rescfg/v1 and "
+          "kind: ResourceConfiguration, found " + DescribeNode(root));
+    return config;
+  }
+  MapReader map(root, "", {"apiVersion", "kind", "enabled", "pools", "profiles", "policies"},
+                file_, findings_);
+  if (auto v = map.Get("apiVersion")) {
+    auto text = Text(*v, "apiVersion");
+    if (text && *text != "rescfg/v1") {
+      Error("bad-api-version", MarkOf(*v), "apiVersion",
+            "apiVersion must be rescfg/v1, not '" + *text + "'");
+    }
+  } else {
+    Missing(map, "", "apiVersion");
+  }
+  if (auto k = map.Get("kind")) {
+    auto text = Text(*k, "kind");
+    if (text && *text != "ResourceConfiguration") {
+      Error("bad-kind", MarkOf(*k), "kind",
+            "kind must be ResourceConfiguration, not '" + *text + "'");
+    }
+  } else {
+    Missing(map, "", "kind");
+  }
+  if (auto e = map.Get("enabled")) {
+    std::string text = e->IsScalar() ? e->Scalar() : "";
+    if (e->IsScalar() && !IsQuoted(*e) && (text == "true" || text == "True" || text == "TRUE")) {
+      config.enabled = true;
+    } else if (e->IsScalar() && !IsQuoted(*e) &&
+               (text == "false" || text == "False" || text == "FALSE")) {
+      config.enabled = false;
+    } else {
+      Error("wrong-type", MarkOf(*e), "enabled", "enabled must be true or false, found " + DescribeNode(*e));
+    }
+  }
+  bool ok = false;
+  auto pools = List(map, "pools", "");
+  for (size_t i = 0; i < pools.size(); ++i) {
+    Pool pool = ReadPool(pools[i], i, &ok);
+    if (ok) config.pools.push_back(std::move(pool));
+  }
+  auto profiles = List(map, "profiles", "");
+  for (size_t i = 0; i < profiles.size(); ++i) {
+    Profile profile = ReadProfile(profiles[i], i, &ok);
+    if (ok) config.profiles.push_back(std::move(profile));
+  }
+  auto policies = List(map, "policies", "");
+  for (size_t i = 0; i < policies.size(); ++i) {
+    Policy policy = ReadPolicy(policies[i], i, &ok);
+    if (ok) config.policies.push_back(std::move(policy));
+  }
+  return config;
+}
+
+}  // namespace
+
+LoadedConfig LoadConfigText(std::string_view text, const std::string& file) {
+  LoadedConfig result;
+  result.file = file;
+  auto root = ParseYaml(text, file, &result.findings);
+  if (!root) {
+    result.unusable = true;
+    return result;
+  }
+  ConfigReader reader(file, &result.findings);
+  try {
+    result.config = reader.Read(*root);
+  } catch (const YAML::Exception& e) {
+    // yaml-cpp can still throw on odd node graphs; never let it escape.
+    result.findings.push_back({"yaml-syntax", Severity::kError, file, {e.mark.line + 1, e.mark.column + 1},
+                               "", std::string("cannot read the document: ") + e.what(), ""});
+    result.unusable = true;
+  }
+  return result;
+}
+
+LoadedConfig LoadConfigFile(const std::string& path) {
+  std::string error;
+  auto text = ReadWholeFile(path, &error);
+  if (!text) {
+    LoadedConfig result;
+    result.file = DisplayName(path);
+    result.unusable = true;
+    result.findings.push_back({"unreadable", Severity::kError, result.file, {}, "", error, ""});
+    return result;
+  }
+  return LoadConfigText(*text, DisplayName(path));
+}
+
+LoadedConfig LoadValidConfig(const std::string& path) {
+  LoadedConfig loaded = LoadConfigFile(path);
+  if (!loaded.config) return loaded;
+  ValidateConfig(*loaded.config, loaded.file, &loaded.findings);
+  if (HasErrors(loaded.findings)) {
+    loaded.config.reset();
+    return loaded;
+  }
+  ApplyDefaults(*loaded.config);
+  return loaded;
+}
+
+}  // namespace rescfg

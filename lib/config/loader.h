@@ -1,0 +1,37 @@
+#pragma once
+/// Reading a resource configuration file into the model (SPEC §2).
+///
+/// The loader checks shape only: YAML syntax, apiVersion/kind, unknown and
+/// duplicate keys, missing and mistyped fields, quantities, names. Cross
+/// references and capacity checks are lib/validate's job.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/model.h"
+#include "finding.h"
+
+namespace rescfg {
+
+struct LoadedConfig {
+  std::string file;               ///< as shown in findings
+  std::optional<Config> config;   ///< set when the YAML could be read at all
+  std::vector<Finding> findings;  ///< shape findings, in file order
+  bool unusable = false;          ///< unreadable file or YAML syntax error (exit 2)
+};
+
+/// Parses configuration text. `config` is filled as far as the shape allows
+/// (parts with errors are skipped), without defaults applied.
+LoadedConfig LoadConfigText(std::string_view text, const std::string& file);
+
+/// Reads and parses a file ("-" for standard input).
+LoadedConfig LoadConfigFile(const std::string& path);
+
+/// Loads, validates and applies defaults: the one call commands use when
+/// they need a configuration to work with. Errors (of any kind) leave
+/// `config` empty; warnings are kept in `findings`.
+LoadedConfig LoadValidConfig(const std::string& path);
+
+}  // namespace rescfg

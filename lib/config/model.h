@@ -1,0 +1,94 @@
+#pragma once
+/// The resource configuration (SPEC §2) as plain values.
+///
+/// After LoadConfig + ApplyDefaults every optional field holds its effective
+/// value (queues, priorities), so the rest of the program never re-derives a
+/// default. Marks say where each part was written, for findings.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "finding.h"
+#include "quantity.h"
+
+namespace rescfg {
+
+enum class Queueing { kBestEffortFIFO, kStrictFIFO };
+const char* QueueingName(Queueing q);
+
+struct Link {
+  std::string pool;
+  std::string name;  ///< optional: "" when not given
+  Mark mark, pool_mark, name_mark;
+  bool operator==(const Link&) const = default;
+};
+
+/// An entry of a priority list, with where it was written.
+struct NameRef {
+  std::string name;
+  Mark mark;
+  bool operator==(const NameRef&) const = default;
+};
+
+struct Pool {
+  std::string name;
+  Quantity resources;
+  std::string queue;  ///< default: the pool's name
+  std::string description;
+  std::optional<std::vector<NameRef>> execution_priority;  ///< default: linked profiles in file order
+  Mark mark, name_mark, resources_mark, queue_mark, execution_priority_mark;
+  bool operator==(const Pool&) const = default;
+};
+
+struct Profile {
+  std::string name;
+  Quantity allotment;
+  std::optional<std::string> dynamic_parameter;  ///< e.g. runtime.gpus_request
+  Queueing queueing = Queueing::kBestEffortFIFO;
+  std::vector<Link> links;
+  std::optional<std::vector<NameRef>> policy_priority;  ///< default: using policies in file order
+  Mark mark, name_mark, allotment_mark, dynamic_mark, links_mark, policy_priority_mark;
+  bool operator==(const Profile&) const = default;
+};
+
+struct PolicyProfile {
+  std::string profile;
+  std::optional<std::string> queue;  ///< default: "<policy>/<profile>"
+  Mark mark, profile_mark, queue_mark;
+  bool operator==(const PolicyProfile&) const = default;
+};
+
+struct Policy {
+  std::string name;
+  Quantity reserved;               ///< default 0
+  std::optional<Quantity> limit;   ///< nullopt: no limit
+  std::vector<PolicyProfile> profiles;
+  std::string description;
+  Mark mark, name_mark, reserved_mark, limit_mark, profiles_mark;
+  bool operator==(const Policy&) const = default;
+};
+
+struct Config {
+  std::string api_version = "rescfg/v1";
+  std::string kind = "ResourceConfiguration";
+  bool enabled = true;
+  std::vector<Pool> pools;
+  std::vector<Profile> profiles;
+  std::vector<Policy> policies;
+  bool operator==(const Config&) const = default;
+
+  const Pool* FindPool(std::string_view name) const;
+  const Profile* FindProfile(std::string_view name) const;
+  const Policy* FindPolicy(std::string_view name) const;
+};
+
+/// Fills every optional field with its SPEC §2 default. Safe to call twice.
+/// Assumes names referenced by priorities exist only where validation passed;
+/// otherwise it still produces a value, never throws.
+void ApplyDefaults(Config& config);
+
+/// The queue of a policy's profile entry once defaults are applied.
+std::string DefaultPolicyQueue(const std::string& policy, const std::string& profile);
+
+}  // namespace rescfg

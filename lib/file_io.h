@@ -1,0 +1,21 @@
+#pragma once
+/// Reading whole input files with a size limit and a clear error.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace rescfg {
+
+/// Default ceiling for one configuration or jobs file read whole (bytes).
+constexpr uint64_t kDefaultMaxFileBytes = uint64_t(1) << 30;  // 1 GiB
+
+/// Reads `path` ("-" is standard input). On failure returns nullopt and sets
+/// `error` to a message such as "config.yaml: is a directory".
+std::optional<std::string> ReadWholeFile(const std::string& path, std::string* error,
+                                         uint64_t max_bytes = kDefaultMaxFileBytes);
+
+/// Name to show for a path in messages ("<stdin>" for "-").
+std::string DisplayName(const std::string& path);
+
+}  // namespace rescfg

@@ -1,0 +1,26 @@
+#pragma once
+/// Reading jobs files: YAML (kind: JobList) and JSON Lines.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jobs/job.h"
+
+namespace rescfg {
+
+/// The format implied by a file name: .jsonl/.ndjson are JSON Lines,
+/// everything else (and "-") YAML.
+JobsFormat JobsFormatForPath(const std::string& path);
+
+/// Parses jobs text. `param_paths` lists the dynamic-parameter paths whose
+/// values each entry should carry (SPEC §3 lookup rules are applied here).
+LoadedJobs LoadJobsText(std::string_view text, JobsFormat format, const std::string& file,
+                        const std::vector<std::string>& param_paths);
+
+/// Reads a jobs file ("-" is standard input); `format` overrides the extension.
+LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> format,
+                        const std::vector<std::string>& param_paths);
+
+}  // namespace rescfg

@@ -1,0 +1,52 @@
+#pragma once
+/// Safe parsing of YAML text into yaml-cpp nodes, and strict mapping reads.
+///
+/// yaml-cpp throws; everything here catches and turns failures into
+/// findings, so callers never see an exception.
+
+#include <yaml-cpp/yaml.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "finding.h"
+
+namespace rescfg {
+
+/// Checks `text` is valid UTF-8; on failure sets the 1-based position.
+bool IsValidUtf8(std::string_view text, Mark* where);
+
+/// Parses one YAML document. On failure appends a "yaml-syntax" finding
+/// (or "invalid-utf8") and returns nullopt. An empty document yields a null node.
+std::optional<YAML::Node> ParseYaml(std::string_view text, const std::string& file,
+                                    std::vector<Finding>* findings);
+
+/// 1-based position of a node.
+Mark MarkOf(const YAML::Node& node);
+
+/// True for a scalar written with quotes (or an explicit string tag).
+bool IsQuoted(const YAML::Node& node);
+
+/// A YAML type name for messages: "mapping", "sequence", "string", ...
+std::string DescribeNode(const YAML::Node& node);
+
+/// Reads the keys of one mapping, reporting unknown and duplicate keys.
+class MapReader {
+ public:
+  MapReader(const YAML::Node& map, std::string path, std::vector<std::string> known,
+            const std::string& file, std::vector<Finding>* findings);
+
+  /// The value of `key`; nullopt when absent or null (null counts as absent).
+  std::optional<YAML::Node> Get(const std::string& key) const;
+  /// Mark of the key itself (for "missing" findings the map's own mark).
+  Mark KeyMark(const std::string& key) const;
+  Mark map_mark() const { return map_mark_; }
+
+ private:
+  std::vector<std::pair<std::string, std::pair<YAML::Node, YAML::Node>>> entries_;
+  Mark map_mark_;
+};
+
+}  // namespace rescfg
