@@ -6,30 +6,35 @@
 
 namespace rescfg {
 
+size_t Utf8SequenceLength(std::string_view text, size_t i) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  unsigned char c = s[i];
+  size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  bool ok = len != 0 && i + len <= text.size();
+  for (size_t k = 1; ok && k < len; ++k) ok = (s[i + k] & 0xC0) == 0x80;
+  if (ok && len == 2) ok = c >= 0xC2;
+  if (ok && len == 3) {
+    unsigned cp = ((c & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) | (s[i + 2] & 0x3Fu);
+    ok = cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF);
+  }
+  if (ok && len == 4) {
+    unsigned cp = ((c & 0x07u) << 18) | ((s[i + 1] & 0x3Fu) << 12) | ((s[i + 2] & 0x3Fu) << 6) |
+                  (s[i + 3] & 0x3Fu);
+    ok = cp >= 0x10000 && cp <= 0x10FFFF;
+  }
+  return ok ? len : 0;
+}
+
 bool IsValidUtf8(std::string_view text, Mark* where) {
   int line = 1, column = 1;
   size_t i = 0;
-  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   while (i < text.size()) {
-    unsigned char c = s[i];
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = len != 0 && i + len <= text.size();
-    for (size_t k = 1; ok && k < len; ++k) ok = (s[i + k] & 0xC0) == 0x80;
-    if (ok && len == 2) ok = c >= 0xC2;
-    if (ok && len == 3) {
-      unsigned cp = ((c & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) | (s[i + 2] & 0x3Fu);
-      ok = cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF);
-    }
-    if (ok && len == 4) {
-      unsigned cp = ((c & 0x07u) << 18) | ((s[i + 1] & 0x3Fu) << 12) | ((s[i + 2] & 0x3Fu) << 6) |
-                    (s[i + 3] & 0x3Fu);
-      ok = cp >= 0x10000 && cp <= 0x10FFFF;
-    }
-    if (!ok) {
+    size_t len = Utf8SequenceLength(text, i);
+    if (len == 0) {
       if (where) *where = {line, column};
       return false;
     }
-    if (c == '\n') { ++line; column = 1; } else { ++column; }
+    if (text[i] == '\n') { ++line; column = 1; } else { ++column; }
     i += len;
   }
   return true;

@@ -15,6 +15,10 @@
 
 namespace rescfg {
 
+/// The length of the valid UTF-8 sequence at `text[i]` (1 to 4), or 0 when
+/// the bytes there are not one (overlong, surrogate, truncated, > U+10FFFF).
+size_t Utf8SequenceLength(std::string_view text, size_t i);
+
 /// Checks `text` is valid UTF-8; on failure sets the 1-based position.
 bool IsValidUtf8(std::string_view text, Mark* where);
 
