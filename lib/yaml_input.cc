@@ -1,6 +1,9 @@
 #include "yaml_input.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
+#include <sstream>
 
 #include "edit_distance.h"
 
@@ -58,8 +61,58 @@ std::string DescribeNode(const YAML::Node& node) {
   return "'" + node.Scalar().substr(0, 40) + "'";
 }
 
+namespace {
+
+/// Counts nodes as the parser reports them and stops the parse past a
+/// limit, before yaml-cpp builds a tree of them.
+class NodeCounter : public YAML::EventHandler {
+ public:
+  struct TooMany {};
+  explicit NodeCounter(size_t limit) : left_(limit) {}
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override { Count(); }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { Count(); }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {
+    Count();
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    Count();
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    Count();
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void Count() {
+    if (left_-- == 0) throw TooMany{};
+  }
+  size_t left_;
+};
+
+/// False when `text` holds more than `limit` nodes. Throws YAML::Exception
+/// on a syntax error, like YAML::LoadAll.
+bool WithinNodeLimit(const std::string& text, size_t limit) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  NodeCounter counter(limit);
+  try {
+    while (parser.HandleNextDocument(counter)) {
+    }
+  } catch (const NodeCounter::TooMany&) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<YAML::Node> ParseYaml(std::string_view text, const std::string& file,
-                                    std::vector<Finding>* findings) {
+                                    std::vector<Finding>* findings, size_t max_nodes) {
   Mark bad;
   if (!IsValidUtf8(text, &bad)) {
     findings->push_back({"invalid-utf8", Severity::kError, file, bad, "",
@@ -72,7 +125,28 @@ std::optional<YAML::Node> ParseYaml(std::string_view text, const std::string& fi
     return std::nullopt;
   }
   try {
-    return YAML::Load(std::string(text));
+    std::string copy(text);
+    if (max_nodes > 0 && !WithinNodeLimit(copy, max_nodes)) {
+      findings->push_back({"too-large", Severity::kError, file, {1, 1}, "",
+                           "the document has more than " + std::to_string(max_nodes) +
+                               " YAML nodes; it is too large to read",
+                           ""});
+      return std::nullopt;
+    }
+    // One document: a second one would be silently ignored by YAML::Load.
+    std::vector<YAML::Node> documents = YAML::LoadAll(copy);
+    std::optional<YAML::Node> root;
+    for (const auto& document : documents) {
+      if (document.IsNull()) continue;  // an empty document, e.g. after a trailing ---
+      if (root) {
+        findings->push_back({"multiple-documents", Severity::kError, file, MarkOf(document), "",
+                             "the file holds more than one YAML document; it must hold one",
+                             "remove the second '---' and what follows, or use one file per document"});
+        return std::nullopt;
+      }
+      root = document;
+    }
+    return root ? *root : YAML::Node();
   } catch (const YAML::Exception& e) {
     Mark m{e.mark.is_null() ? 1 : e.mark.line + 1, e.mark.is_null() ? 1 : e.mark.column + 1};
     std::string message = e.msg.empty() ? "YAML syntax error" : "YAML syntax error: " + e.msg;

@@ -75,8 +75,11 @@ std::optional<std::string> ConfigReader::Name(const YAML::Node& node, const std:
     Error("bad-name", MarkOf(node), path, "a name must not be empty");
     return std::nullopt;
   }
-  for (unsigned char c : *text) {
-    if (c < 0x20 || c == 0x7F) {
+  for (size_t i = 0; i < text->size(); ++i) {
+    auto c = static_cast<unsigned char>((*text)[i]);
+    auto next = i + 1 < text->size() ? static_cast<unsigned char>((*text)[i + 1]) : 0;
+    // C0 controls, DEL, and the C1 controls U+0080..U+009F (0xC2 0x80..0x9F).
+    if (c < 0x20 || c == 0x7F || (c == 0xC2 && next >= 0x80 && next <= 0x9F)) {
       Error("bad-name", MarkOf(node), path, "a name must not contain control characters");
       return std::nullopt;
     }
@@ -395,7 +398,7 @@ Config ConfigReader::Read(const YAML::Node& root) {
 LoadedConfig LoadConfigText(std::string_view text, const std::string& file) {
   LoadedConfig result;
   result.file = file;
-  auto root = ParseYaml(text, file, &result.findings);
+  auto root = ParseYaml(text, file, &result.findings, kMaxConfigNodes);
   if (!root) {
     result.unusable = true;
     return result;
@@ -408,17 +411,23 @@ LoadedConfig LoadConfigText(std::string_view text, const std::string& file) {
     result.findings.push_back({"yaml-syntax", Severity::kError, file, {e.mark.line + 1, e.mark.column + 1},
                                "", std::string("cannot read the document: ") + e.what(), ""});
     result.unusable = true;
+  } catch (const std::exception& e) {
+    result.findings.push_back({"yaml-syntax", Severity::kError, file, {1, 1}, "",
+                               std::string("cannot read the document: ") + e.what(), ""});
+    result.unusable = true;
   }
   return result;
 }
 
 LoadedConfig LoadConfigFile(const std::string& path) {
   std::string error;
-  auto text = ReadWholeFile(path, &error);
+  auto text = ReadWholeFile(path, &error, kMaxConfigBytes);
   if (!text) {
     LoadedConfig result;
     result.file = DisplayName(path);
     result.unusable = true;
+    // The finding already names the file.
+    if (error.rfind(result.file + ": ", 0) == 0) error.erase(0, result.file.size() + 2);
     result.findings.push_back({"unreadable", Severity::kError, result.file, {}, "", error, ""});
     return result;
   }
