@@ -77,7 +77,7 @@ void CheckLimits(CheckContext& context) {
       const Pool* pool = context.FindPool(link.pool);
       if (!pool || pool->resources.is_zero()) continue;
       if (profile.allotment <= pool->resources) fits = true;
-      sizes.push_back(pool->name + ": " + pool->resources.ToString());
+      sizes.push_back("'" + pool->name + "' (" + pool->resources.ToString() + ")");
     }
     if (fits || sizes.empty()) continue;
     context.Error("allotment-too-large", profile.allotment_mark, ProfilePath(profile) + ".allotment",

@@ -16,6 +16,7 @@ struct PriorityList {
   Mark mark;
   std::string path;                        ///< e.g. pools[H100].executionPriority
   const char* item;                        ///< "profile" | "policy"
+  const char* items;                       ///< "profiles" | "policies"
   const std::vector<std::string>& expected;  ///< the linked / using set, in file order
   std::string relation;                    ///< "linked to pool 'H100'"
 };
@@ -24,10 +25,12 @@ void CheckPriority(CheckContext& context, const PriorityList& list, bool (*exist
                    const std::vector<std::string>& candidates) {
   std::set<std::string_view> expected(list.expected.begin(), list.expected.end());
   std::set<std::string_view> seen;
+  size_t unknown = 0;
   for (size_t i = 0; i < list.entries.size(); ++i) {
     const NameRef& ref = list.entries[i];
     std::string path = list.path + "[" + std::to_string(i) + "]";
     if (!exists(context, ref.name)) {
+      ++unknown;
       context.Error("unknown-reference", ref.mark, path,
                     "there is no " + std::string(list.item) + " named '" + ref.name + "'",
                     context.DidYouMean(ref.name, candidates));
@@ -38,16 +41,18 @@ void CheckPriority(CheckContext& context, const PriorityList& list, bool (*exist
     } else if (expected.count(ref.name) == 0) {
       context.Error("priority-mismatch", ref.mark, path,
                     std::string(list.item) + " '" + ref.name + "' is not " + list.relation,
-                    "list exactly the " + std::string(list.item) + "s " + list.relation);
+                    "list exactly the " + std::string(list.items) + " " + list.relation);
     }
   }
   std::vector<std::string> missing;
   for (const auto& name : list.expected) {
-    if (seen.count(name) == 0) missing.push_back(name);
+    if (seen.count(name) == 0) missing.push_back("'" + name + "'");
   }
-  if (!missing.empty()) {
+  // Names that do not exist are probably the missing ones misspelt; the
+  // unknown-reference findings already say so.
+  if (missing.size() > unknown) {
     context.Error("priority-mismatch", list.mark, list.path,
-                  "leaves out " + std::string(list.item) + (missing.size() > 1 ? "s " : " ") +
+                  "leaves out " + std::string(missing.size() > 1 ? list.items : list.item) + " " +
                       JoinNames(missing) + ", " + list.relation,
                   "list every " + std::string(list.item) + " " + list.relation +
                       " once, or leave the list out to use file order");
@@ -111,7 +116,7 @@ void CheckReferences(CheckContext& context) {
     auto it = linked.find(pool.name);
     CheckPriority(context,
                   {*pool.execution_priority, pool.execution_priority_mark,
-                   PoolPath(pool) + ".executionPriority", "profile",
+                   PoolPath(pool) + ".executionPriority", "profile", "profiles",
                    it == linked.end() ? none : it->second, "linked to pool '" + pool.name + "'"},
                   ProfileExists, context.profile_names());
   }
@@ -120,7 +125,7 @@ void CheckReferences(CheckContext& context) {
     auto it = using_policies.find(profile.name);
     CheckPriority(context,
                   {*profile.policy_priority, profile.policy_priority_mark,
-                   ProfilePath(profile) + ".policyPriority", "policy",
+                   ProfilePath(profile) + ".policyPriority", "policy", "policies",
                    it == using_policies.end() ? none : it->second,
                    "using profile '" + profile.name + "'"},
                   PolicyExists, context.policy_names());

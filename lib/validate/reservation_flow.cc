@@ -124,8 +124,11 @@ void CheckReservations(CheckContext& context) {
                                    capacity.ToString() + ": " + JoinNames(where);
     context.Error("reservations-unsatisfiable", first.reserved_mark, PolicyPath(first) + ".reserved",
                   message,
-                  "lower these reservations by " + (reserved - capacity).ToString() +
-                      " in total, or link their profiles to more pools");
+                  group.policies.size() == 1
+                      ? "lower the reservation by " + (reserved - capacity).ToString() +
+                            ", or link its profiles to more pools"
+                      : "lower these reservations by " + (reserved - capacity).ToString() +
+                            " in total, or link their profiles to more pools");
   }
 }
 
