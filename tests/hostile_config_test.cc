@@ -145,9 +145,26 @@ TEST(Hostile, DeepNestingIsASyntaxErrorNotAStackOverflow) {
   }
 }
 
+TEST(Hostile, NestingJustUnderTheDepthGuardIsReadWithoutOverflow) {
+  // yaml-cpp's guard allows 2000 recursive parser steps, about 500 levels of
+  // nesting; just below, the tree is built recursively, which must fit the
+  // stack even with sanitizer-sized frames.
+  const size_t kDepth = 480;
+  const std::vector<std::string> not_a_pool{"wrong-type"},
+      not_a_pool_mapping{"unknown-key", "missing-field", "missing-field"};
+  for (const auto& [nested, codes] :
+       {std::pair{Repeat("[", kDepth) + Repeat("]", kDepth), not_a_pool},
+        std::pair{Repeat("{a: ", kDepth) + "1" + Repeat("}", kDepth), not_a_pool_mapping},
+        std::pair{Repeat("- ", kDepth) + "x", not_a_pool}}) {
+    Outcome out = RunText(kHead + "pools:\n  - " + nested + "\n");
+    EXPECT_FALSE(out.unusable) << nested.substr(0, 10);
+    EXPECT_EQ(out.codes, codes) << nested.substr(0, 10);
+  }
+}
+
 TEST(Hostile, DeepIndentedBlockNesting) {
-  // Indentation makes the text quadratic in the depth; 2100 levels is past
-  // yaml-cpp's depth guard of 2000 and still small.
+  // Indentation makes the text quadratic in the depth; 2100 levels is well
+  // past yaml-cpp's depth guard and still small.
   std::string mappings, sequences;
   for (size_t i = 0; i < 2100; ++i) {
     mappings += std::string(i, ' ') + "a:\n";
