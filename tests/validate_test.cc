@@ -324,6 +324,9 @@ profiles:
             std::vector<std::string>{"duplicate-queue"});
   EXPECT_EQ(Codes(head + "policies:\n  - {name: p, profiles: [one, {profile: two, queue: p/two}]}\n"),
             std::vector<std::string>{});
+  EXPECT_EQ(Codes(head + "policies:\n  - {name: p, profiles: [one, two]}\n  - {name: p, profiles: [one]}\n"),
+            std::vector<std::string>{"duplicate-name"})
+      << "a policy named twice is reported once, not also for its default queues";
   EXPECT_EQ(Codes(head + "policies:\n  - {name: p, profiles: [one, one]}\n"),
             (std::vector<std::string>{"unused-profile", "duplicate-policy-profile"}))
       << "a profile listed twice is reported once, not also as a duplicate queue";

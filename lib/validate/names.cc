@@ -56,6 +56,9 @@ void CheckQueues(CheckContext& context) {
   };
   std::map<std::string, Owner> queues;
   for (const auto& policy : context.config().policies) {
+    // A second policy of the same name would repeat every default queue;
+    // its duplicate-name error says enough.
+    if (context.First(policy) != &policy) continue;
     std::map<std::string_view, const PolicyProfile*> listed;
     for (size_t i = 0; i < policy.profiles.size(); ++i) {
       const PolicyProfile& entry = policy.profiles[i];
