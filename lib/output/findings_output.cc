@@ -181,14 +181,20 @@ std::string RenderFindings(const std::vector<FileFindings>& files, FindingsForma
 }
 
 std::string SummarizeFindings(const std::vector<FileFindings>& files, bool strict) {
-  int invalid = 0, errors = 0, warnings = 0;
+  int invalid = 0, unusable = 0, errors = 0, warnings = 0;
   for (const auto& file : files) {
-    if (!file.valid(strict)) ++invalid;
+    if (file.unusable) {
+      ++unusable;
+    } else if (!file.valid(strict)) {
+      ++invalid;
+    }
     errors += file.errors();
     warnings += file.warnings();
   }
   std::string out = Plural(static_cast<int>(files.size()), "file") + " checked: ";
-  out += invalid == 0 ? "all valid" : std::to_string(invalid) + " invalid";
+  if (invalid == 0 && unusable == 0) out += "all valid";
+  if (invalid > 0) out += std::to_string(invalid) + " invalid";
+  if (unusable > 0) out += std::string(invalid > 0 ? ", " : "") + std::to_string(unusable) + " unusable";
   out += " (" + Plural(errors, "error") + ", " + Plural(warnings, "warning") + ")";
   if (strict && warnings > 0 && errors == 0) out += "; warnings fail with --strict";
   return out;

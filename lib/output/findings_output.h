@@ -28,7 +28,8 @@ struct FileFindings {
 std::string RenderFindings(const std::vector<FileFindings>& files, FindingsFormat format,
                            bool strict);
 
-/// One line for standard error, e.g. "2 files checked: 1 invalid (3 errors, 1 warning)".
+/// One line for standard error, e.g.
+/// "3 files checked: 1 invalid, 1 unusable (3 errors, 1 warning)".
 std::string SummarizeFindings(const std::vector<FileFindings>& files, bool strict);
 
 }  // namespace rescfg
