@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "config/loader.h"
+#include "output/findings_output.h"
 #include "validate/max_flow.h"
 #include "validate/validate.h"
 
@@ -330,6 +331,32 @@ profiles:
   EXPECT_EQ(Codes(head + "policies:\n  - {name: p, profiles: [one, one]}\n"),
             (std::vector<std::string>{"unused-profile", "duplicate-policy-profile"}))
       << "a profile listed twice is reported once, not also as a duplicate queue";
+}
+
+TEST(FindingsOutput, EscapesForEachFormat) {
+  FileFindings file{"a\"b.yaml",
+                    {{"bad-name", Severity::kError, "a\"b.yaml", {3, 7}, "pools[x]",
+                      "line\nbreak \x01 \\ 50%", ""},
+                     {"unused-pool", Severity::kWarning, "a\"b.yaml", {}, "", "w", "h"}},
+                    false};
+  EXPECT_EQ(RenderFindings({file}, FindingsFormat::kText, false),
+            "a\"b.yaml:3:7: error[bad-name]: pools[x]: line break \x01 \\ 50%\n"
+            "a\"b.yaml: warning[unused-pool]: w (h)\n");
+  EXPECT_EQ(RenderFindings({file}, FindingsFormat::kGithub, false),
+            "::error file=a\"b.yaml,line=3,col=7,title=bad-name::pools[x]: line%0Abreak \x01 \\ 50%25\n"
+            "::warning file=a\"b.yaml,title=unused-pool::w (h)\n");
+  std::string json = RenderFindings({file}, FindingsFormat::kJson, true);
+  EXPECT_NE(json.find(R"("file": "a\"b.yaml")"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("message": "line\nbreak \u0001 \\ 50%")"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("line": null, "column": null, "path": null, "message": "w", "hint": "h")"),
+            std::string::npos) << json;
+  EXPECT_NE(json.find(R"("valid": false)"), std::string::npos);
+  EXPECT_FALSE(file.valid(false));
+  file.findings.erase(file.findings.begin());
+  EXPECT_TRUE(file.valid(false));
+  EXPECT_FALSE(file.valid(true)) << "--strict fails on warnings";
+  EXPECT_EQ(SummarizeFindings({file}, true),
+            "1 file checked: 1 invalid (0 errors, 1 warning); warnings fail with --strict");
 }
 
 TEST(MaxFlow, FindsTheMaximumAndTheCut) {
