@@ -165,7 +165,9 @@ MapReader::MapReader(const YAML::Node& map, std::string path, std::vector<std::s
                      const std::string& file, std::vector<Finding>* findings)
     : map_mark_(MarkOf(map)) {
   for (auto it = map.begin(); it != map.end(); ++it) {
-    const YAML::Node& key = it->first;
+    // A copy: `it->` yields a temporary proxy, so a reference would dangle.
+    const YAML::Node key = it->first;
+    const YAML::Node value = it->second;
     std::string name = key.IsScalar() ? key.Scalar() : std::string();
     std::string where = path.empty() ? name : path + "." + name;
     if (!key.IsScalar()) {
@@ -188,7 +190,7 @@ MapReader::MapReader(const YAML::Node& map, std::string path, std::vector<std::s
                            "keep one of them"});
       continue;
     }
-    entries_.push_back({name, {key, it->second}});
+    entries_.push_back({name, {key, value}});
   }
 }
 
