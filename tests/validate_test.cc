@@ -8,7 +8,6 @@
 
 #include "config/loader.h"
 #include "output/findings_output.h"
-#include "validate/max_flow.h"
 #include "validate/validate.h"
 
 namespace rescfg {
@@ -357,22 +356,6 @@ TEST(FindingsOutput, EscapesForEachFormat) {
   EXPECT_FALSE(file.valid(true)) << "--strict fails on warnings";
   EXPECT_EQ(SummarizeFindings({file}, true),
             "1 file checked: 1 invalid (0 errors, 1 warning); warnings fail with --strict");
-}
-
-TEST(MaxFlow, FindsTheMaximumAndTheCut) {
-  // 0 -> 2 (5), 0 -> 3 (5), 2 -> 4, 3 -> 4, 3 -> 5 (large), 4 -> 1 (3), 5 -> 1 (4)
-  MaxFlow flow(6);
-  flow.AddEdge(0, 2, 5);
-  flow.AddEdge(0, 3, 5);
-  flow.AddEdge(2, 4, 100);
-  flow.AddEdge(3, 4, 100);
-  flow.AddEdge(3, 5, 100);
-  flow.AddEdge(4, 1, 3);
-  flow.AddEdge(5, 1, 4);
-  EXPECT_EQ(flow.Run(0, 1), 7);
-  auto side = flow.SourceSide(0);
-  EXPECT_TRUE(side[0]);
-  EXPECT_FALSE(side[1]);
 }
 
 /// A random small configuration: pools, fixed or dynamic profiles linking

@@ -11,7 +11,7 @@
 #include <map>
 
 #include "validate/checks.h"
-#include "validate/max_flow.h"
+#include "max_flow.h"
 
 namespace rescfg {
 namespace {
