@@ -86,7 +86,8 @@ MapReader::MapReader(const YAML::Node& map, std::string path, std::vector<std::s
                      const std::string& file, std::vector<Finding>* findings)
     : map_mark_(MarkOf(map)) {
   for (auto it = map.begin(); it != map.end(); ++it) {
-    const YAML::Node& key = it->first;
+    // A copy: it-> yields a temporary proxy, so a reference would dangle.
+    YAML::Node key = it->first;
     std::string name = key.IsScalar() ? key.Scalar() : std::string();
     std::string where = path.empty() ? name : path + "." + name;
     if (!key.IsScalar()) {
