@@ -19,6 +19,10 @@ commands=$("$bin" --help | awk '/^Subcommands:/ {on = 1; next} /^$/ {on = 0} on 
 # The flags in the Options: section of `--help` (first column: "-c,--config").
 flags_of() { "$@" --help | sed -n '/^Options:/,/^$/p' | sed -nE 's/^  (-[^ ]+).*/\1/p' | tr ',' '\n'; }
 "$bin" completion zsh > "$tmp/_rescfg"
+for flag in $(flags_of "$bin"); do
+  grep -qE -- "(^|[ |\"])$flag([ |)\"]|$)" "$tmp/rescfg.bash" || fail "bash script lacks global $flag"
+  grep -qE -- "[)*]$flag[=+[]" "$tmp/_rescfg" || fail "zsh script lacks global $flag"
+done
 for cmd in $commands; do
   grep -qw -- "$cmd" "$tmp/rescfg.bash" || fail "bash script lacks command $cmd"
   grep -q -- "'$cmd:" "$tmp/_rescfg" || fail "zsh script lacks command $cmd"
