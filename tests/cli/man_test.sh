@@ -14,8 +14,8 @@ fail() { echo "FAIL: $*" >&2; errors=$((errors + 1)); }
 for page in "$page1" "$page5"; do
   lint=$(mandoc -Tlint -Wwarning "$page" 2>&1 || true)
   [[ -z $lint ]] || fail "mandoc -Tlint $page:"$'\n'"$lint"
-  out=$(mandoc -Tascii "$page" 2>&1) || fail "mandoc cannot render $page"
-  [[ $out == *NAME* ]] || fail "$page renders without a NAME section"
+  out=$(mandoc -Tascii "$page" 2>&1 | sed $'s/.\b//g') || fail "mandoc cannot render $page"
+  grep -qx 'NAME' <<< "$out" || fail "$page renders without a NAME section"
   if command -v man > /dev/null; then
     MANWIDTH=80 man -l "$page" > /dev/null 2>&1 || fail "man -l $page failed"
   fi
