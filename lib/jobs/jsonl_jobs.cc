@@ -19,6 +19,16 @@ using simdjson::error_code;
 /// Deeper values are refused; the checks recurse once per level.
 constexpr int kMaxDepth = 512;
 
+/// Upper bound of the entries (memchr is much faster than a byte loop).
+size_t CountLines(std::string_view text) {
+  size_t lines = 1;
+  for (const char *p = text.data(), *end = p + text.size();
+       (p = static_cast<const char*>(std::memchr(p, '\n', end - p))) != nullptr; ++p) {
+    ++lines;
+  }
+  return lines;
+}
+
 bool IsBlank(std::string_view line) {
   for (char c : line) {
     if (c != ' ' && c != '\t' && c != '\r') return false;
@@ -251,13 +261,13 @@ error_code JsonLinesReader::ReadJob(od::object object, JobEntry* entry) {
 }
 
 void JsonLinesReader::ReadLine(std::string_view line, size_t capacity, JobEntry* entry) {
-  const std::string prefix = "line " + std::to_string(entry->mark.line) + ": ";
+  auto prefix = [&] { return "line " + std::to_string(entry->mark.line) + ": "; };
   od::document doc;
   od::json_type type;
   error_code error = parser_.iterate(line.data(), line.size(), capacity).get(doc);
   if (!error) error = doc.type().get(type);
   if (!error && type != od::json_type::object) {
-    entry->invalid = prefix + "not a JSON object: " + Excerpt(line);
+    entry->invalid = prefix() + "not a JSON object: " + Excerpt(line);
     return;
   }
   od::object object;
@@ -271,7 +281,7 @@ void JsonLinesReader::ReadLine(std::string_view line, size_t capacity, JobEntry*
     fresh.entry = entry->entry;
     fresh.mark = entry->mark;
     *entry = std::move(fresh);
-    entry->invalid = prefix + SyntaxMessage(error);
+    entry->invalid = prefix() + SyntaxMessage(error);
     return;
   }
   capture_.Collect(&entry->params);
@@ -279,33 +289,34 @@ void JsonLinesReader::ReadLine(std::string_view line, size_t capacity, JobEntry*
 
 }  // namespace
 
-size_t JsonLinesPadding() { return simdjson::SIMDJSON_PADDING; }
-
-void ReadJsonLinesJobs(std::string_view text, bool padded, const ParamQuery& query,
-                       LoadedJobs* out) {
-  simdjson::padded_string copy;
-  if (!padded) {
-    copy = simdjson::padded_string(text);
-    text = std::string_view(copy.data(), copy.size());
-  }
+void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
-  // Everything from `text.data()` to here is readable.
-  const char* const readable_end = text.data() + text.size() + simdjson::SIMDJSON_PADDING;
+  // The parser reads up to SIMDJSON_PADDING bytes past the end of its input.
+  // Inside the text the following lines provide them, so lines are parsed in
+  // place; only lines that end too close to the end of the text are copied.
+  constexpr size_t kPadding = simdjson::SIMDJSON_PADDING;
+  const char* const end = text.data() + text.size();
+  std::string tail_copy;
+  out->entries.reserve(out->entries.size() + CountLines(text));
   JsonLinesReader reader(query);
   int line_number = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
+  for (const char* start = text.data(); start < end;) {
     ++line_number;
-    const char* start = text.data() + pos;
-    const void* newline = std::memchr(start, '\n', text.size() - pos);
-    size_t length = newline ? static_cast<const char*>(newline) - start : text.size() - pos;
-    pos += length + 1;
-    std::string_view line(start, length);
+    const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end - start));
+    std::string_view line(start, (newline ? newline : end) - start);
+    start = newline ? newline + 1 : end;
     if (IsBlank(line)) continue;
     JobEntry& entry = out->entries.emplace_back();
     entry.entry = out->entries.size();
     entry.mark = {line_number, 1};
-    reader.ReadLine(line, static_cast<size_t>(readable_end - start), &entry);
+    size_t capacity = static_cast<size_t>(end - line.data());
+    if (capacity < line.size() + kPadding) {
+      tail_copy.assign(line);
+      tail_copy.append(kPadding, ' ');
+      line = std::string_view(tail_copy.data(), line.size());
+      capacity = tail_copy.size();
+    }
+    reader.ReadLine(line, capacity, &entry);
   }
 }
 

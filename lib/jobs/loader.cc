@@ -17,13 +17,13 @@ bool EndsWith(const std::string& s, std::string_view suffix) {
                     [](char a, char b) { return a == (b >= 'A' && b <= 'Z' ? b - 'A' + 'a' : b); });
 }
 
-LoadedJobs Load(std::string_view text, bool padded, JobsFormat format, const std::string& file,
+LoadedJobs Load(std::string_view text, JobsFormat format, const std::string& file,
                 const std::vector<std::string>& param_paths) {
   LoadedJobs result;
   result.file = file;
   const ParamQuery query(param_paths);
   if (format == JobsFormat::kJsonLines) {
-    ReadJsonLinesJobs(text, padded, query, &result);
+    ReadJsonLinesJobs(text, query, &result);
   } else {
     ReadYamlJobs(text, query, &result);
   }
@@ -39,7 +39,7 @@ JobsFormat JobsFormatForPath(const std::string& path) {
 
 LoadedJobs LoadJobsText(std::string_view text, JobsFormat format, const std::string& file,
                         const std::vector<std::string>& param_paths) {
-  return Load(text, false, format, file, param_paths);
+  return Load(text, format, file, param_paths);
 }
 
 LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> format,
@@ -53,14 +53,7 @@ LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> forma
     result.findings.push_back({"unreadable", Severity::kError, result.file, {}, "", error, ""});
     return result;
   }
-  const JobsFormat chosen = format.value_or(JobsFormatForPath(path));
-  const size_t size = text->size();
-  if (chosen == JobsFormat::kJsonLines) {
-    // Room for the JSON parser to read past the end: saves a copy of the file.
-    text->append(JsonLinesPadding(), ' ');
-  }
-  return Load(std::string_view(*text).substr(0, size), chosen == JobsFormat::kJsonLines, chosen,
-              DisplayName(path), param_paths);
+  return Load(*text, format.value_or(JobsFormatForPath(path)), DisplayName(path), param_paths);
 }
 
 }  // namespace rescfg
