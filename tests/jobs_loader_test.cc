@@ -127,7 +127,7 @@ TEST(YamlJobs, EmptyListAndNullList) {
 }
 
 TEST(YamlJobs, WrongKindAndApiVersion) {
-  auto jobs = LoadJobsFile(kData + "wrong-kind.yaml", std::nullopt, {});
+  auto jobs = LoadJobsFile(kData + "bad-kind.yaml", std::nullopt, {});
   EXPECT_TRUE(jobs.unusable);
   EXPECT_EQ(Codes(jobs), "bad-api-version bad-kind");
   EXPECT_EQ(jobs.findings[1].mark.line, 2);
@@ -174,17 +174,17 @@ TEST(YamlJobs, TopLevelShape) {
 }
 
 TEST(YamlJobs, SyntaxErrorIsUnusableWithPosition) {
-  auto jobs = LoadJobsFile(kData + "syntax-error.yaml", std::nullopt, {});
+  auto jobs = LoadJobsFile(kData + "bad-syntax.yaml", std::nullopt, {});
   EXPECT_TRUE(jobs.unusable);
   ASSERT_EQ(Codes(jobs), "yaml-syntax");
   EXPECT_GT(jobs.findings[0].mark.line, 3);
   EXPECT_GT(jobs.findings[0].mark.column, 0);
-  EXPECT_EQ(jobs.findings[0].file, kData + "syntax-error.yaml");
+  EXPECT_EQ(jobs.findings[0].file, kData + "bad-syntax.yaml");
   EXPECT_TRUE(jobs.entries.empty());
 }
 
 TEST(YamlJobs, BadEntriesAreInvalidNotFatal) {
-  auto jobs = LoadJobsFile(kData + "mixed.yaml", std::nullopt, {});
+  auto jobs = LoadJobsFile(kData + "bad-entries.yaml", std::nullopt, {});
   ASSERT_FALSE(jobs.unusable) << Codes(jobs);
   ASSERT_EQ(jobs.entries.size(), 4u);
   EXPECT_EQ(jobs.entries[0].invalid, "");
@@ -255,7 +255,7 @@ TEST(YamlJobs, Aliases) {
 // --- JSON Lines --------------------------------------------------------------
 
 TEST(JsonLinesJobs, MixedFile) {
-  auto jobs = LoadJobsFile(kData + "mixed.jsonl", std::nullopt, {});
+  auto jobs = LoadJobsFile(kData + "bad-entries.jsonl", std::nullopt, {});
   ASSERT_FALSE(jobs.unusable);
   ASSERT_EQ(jobs.entries.size(), 5u);  // the blank line is not an entry
   EXPECT_EQ(jobs.entries[0].invalid, "");
