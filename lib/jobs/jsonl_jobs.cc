@@ -69,25 +69,6 @@ bool IsJsonNumber(std::string_view s) {
   return i == n;
 }
 
-/// The start of a line for a message: at most 40 bytes, cut on a character
-/// boundary, control characters shown as '?'.
-std::string Excerpt(std::string_view line) {
-  constexpr size_t kMax = 40;
-  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-  line = TrimTrailingSpace(line);
-  bool cut = line.size() > kMax;
-  if (cut) {
-    size_t end = kMax;
-    while (end > 0 && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80) --end;
-    line = line.substr(0, end);
-  }
-  std::string out(line);
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
-  }
-  return cut ? out + "..." : out;
-}
-
 std::string SyntaxMessage(error_code error) {
   switch (error) {
     case simdjson::UTF8_ERROR: return "not valid UTF-8 text";

@@ -112,7 +112,7 @@ class JobListBuilder {
 std::string JobListBuilder::Describe(const Event& ev) {
   switch (ev.type) {
     case Ev::kNull: return "nothing (null)";
-    case Ev::kScalar: return "'" + std::string(ev.text.substr(0, 40)) + "'";
+    case Ev::kScalar: return "'" + Excerpt(ev.text) + "'";
     case Ev::kSeqStart: return "a list";
     case Ev::kMapStart: return "a mapping";
     default: return "an alias";
@@ -281,6 +281,7 @@ void JobListBuilder::JobNode(State& top, const Event& ev) {
     top.key.assign(ev.text);
     job_keys_.push_back(top.key);
     top.target = static_cast<int>(JobFieldOf(top.key));
+    if (top.key == "<<") AddEntryProblem("merge keys ('<<') are not supported; write the fields out");
     Advance();
     return;
   }
