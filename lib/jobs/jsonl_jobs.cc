@@ -76,7 +76,8 @@ std::string SyntaxMessage(error_code error) {
     case simdjson::UNCLOSED_STRING: return "not valid JSON: a string is not closed";
     case simdjson::STRING_ERROR: return "not valid JSON: bad string (escape or control character)";
     case simdjson::NUMBER_ERROR: return "not valid JSON: bad number";
-    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT: return "not valid JSON: an object or array is not closed";
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+      return "not valid JSON: an object or array is not closed, or text follows the object";
     case simdjson::TRAILING_CONTENT: return "not valid JSON: text after the object";
     default: return "not valid JSON";
   }

@@ -37,7 +37,8 @@ bool IsStart(Ev t) { return t == Ev::kSeqStart || t == Ev::kMapStart; }
 bool IsEnd(Ev t) { return t == Ev::kSeqEnd || t == Ev::kMapEnd; }
 
 constexpr std::string_view kCyclicAlias = "an alias refers to a node that contains it";
-constexpr std::string_view kAliasTooLarge = "aliases expand to too many nodes (more than 100000)";
+const std::string kAliasTooLarge =
+    "aliases expand to too many nodes (more than " + std::to_string(kMaxAliasNodes) + ")";
 
 /// Lets yaml-cpp read a buffer through std::istream without copying it.
 class MemoryBuffer : public std::streambuf {
