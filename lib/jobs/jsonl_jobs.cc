@@ -118,8 +118,10 @@ error_code JsonLinesReader::Skip(od::value value, int depth) {
     case od::json_type::object: {
       od::object object;
       if (auto error = value.get_object().get(object)) return error;
-      for (auto field : object) {
+      for (auto member : object) {
+        od::field field;
         std::string_view key;
+        if (auto error = std::move(member).get(field)) return error;
         if (auto error = field.unescaped_key().get(key)) return error;
         if (auto error = Skip(field.value(), depth + 1)) return error;
       }
@@ -168,8 +170,10 @@ error_code JsonLinesReader::ReadParam(od::value value, int node, JobEntry* entry
       if (!query_.HasChildren(node)) return Skip(value, depth);
       od::object object;
       if (auto error = value.get_object().get(object)) return error;
-      for (auto field : object) {
+      for (auto member : object) {
+        od::field field;
         std::string_view key;
+        if (auto error = std::move(member).get(field)) return error;
         if (auto error = field.unescaped_key().get(key)) return error;
         int child = query_.Child(node, key);
         auto error = child < 0 ? Skip(field.value(), depth + 1)
@@ -255,7 +259,13 @@ void JsonLinesReader::ReadLine(std::string_view line, size_t capacity, JobEntry*
   od::object object;
   if (!error) error = doc.get_object().get(object);
   capture_.Reset();
-  if (!error) error = ReadJob(object, entry);
+  if (!error) {
+    try {  // results are checked before use, so this is only a safety net
+      error = ReadJob(object, entry);
+    } catch (const simdjson::simdjson_error& e) {
+      error = e.error();
+    }
+  }
   // After the object only whitespace may follow.
   if (!error && !doc.current_location().error()) error = simdjson::TRAILING_CONTENT;
   if (error) {
