@@ -344,6 +344,7 @@ void JobListBuilder::ParamNode(State& top, const Event& ev) {
 }
 
 void JobListBuilder::Close() {
+  if (stack_.size() <= 1) return;  // unbalanced events: the parser reports those
   const Frame kind = stack_.back().kind;
   if (kind == Frame::kJob) FinishJob();
   stack_.pop_back();
