@@ -17,7 +17,7 @@ class FileLock {
                                          std::string* error);
 
   FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  FileLock& operator=(FileLock&&) = delete;
+  FileLock& operator=(FileLock&& other) noexcept;
   FileLock(const FileLock&) = delete;
   ~FileLock();
 

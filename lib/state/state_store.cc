@@ -334,28 +334,41 @@ void StateStore::RemoveTemporaryFiles() {
   }
 }
 
+std::optional<Config> StateStore::ReadConfig(long revision, std::string* error) const {
+  if (revision == 0) {
+    Config empty;
+    ApplyDefaults(empty);
+    return empty;
+  }
+  auto text = ReadRevision(revision, error);
+  if (!text) return std::nullopt;
+  const std::string name = dir_ + "/" + kRevisionsDir + "/" + RevisionName(revision);
+  LoadedConfig loaded = LoadConfigText(*text, name);
+  if (loaded.config) ValidateConfig(*loaded.config, name, &loaded.findings);
+  if (!loaded.config || HasErrors(loaded.findings)) {
+    *error = name + ": the stored revision is not a valid configuration for this version of rescfg";
+    for (const auto& f : loaded.findings) {
+      if (f.severity == Severity::kError) {
+        *error += " (" + (f.path.empty() ? "" : f.path + ": ") + f.message + ")";
+        break;
+      }
+    }
+    return std::nullopt;
+  }
+  ApplyDefaults(*loaded.config);
+  return loaded.config;
+}
+
 ProvisionedConfig LoadProvisionedConfig(const std::string& dir, int lock_timeout_seconds) {
   ProvisionedConfig result;
   auto store = StateStore::Open(dir, StateStore::Access::kRead, lock_timeout_seconds, &result.error);
   if (!store) return result;
-  auto text = store->ReadRevision(store->revision(), &result.error);
-  if (!text) return result;
-  const std::string name = dir + "/revisions/" + std::to_string(store->revision());
-  LoadedConfig loaded = LoadConfigText(*text, name);
-  if (loaded.config) ValidateConfig(*loaded.config, name, &loaded.findings);
-  if (!loaded.config || HasErrors(loaded.findings)) {
-    result.error = "state directory '" + dir + "': revision " + std::to_string(store->revision()) +
-                   " cannot be read as a valid configuration";
-    for (const auto& f : loaded.findings) {
-      if (f.severity == Severity::kError) {
-        result.error += "; " + f.path + ": " + f.message;
-        break;
-      }
-    }
+  result.notes = store->notes();
+  if (store->revision() == 0) {
+    result.error = "nothing has been provisioned in '" + dir + "' yet; run rescfg provision first";
     return result;
   }
-  ApplyDefaults(*loaded.config);
-  result.config = std::move(loaded.config);
+  result.config = store->ReadConfig(store->revision(), &result.error);
   result.revision = store->revision();
   return result;
 }

@@ -61,6 +61,10 @@ class StateStore {
   /// sha256 in the history. nullopt with `error` set when missing or damaged.
   std::optional<std::string> ReadRevision(long revision, std::string* error) const;
 
+  /// The configuration of `revision` (defaults applied). Revision 0 is the
+  /// empty configuration. nullopt with `error` set when damaged or invalid.
+  std::optional<Config> ReadConfig(long revision, std::string* error) const;
+
   /// Stores `canonical_text` as revision revision()+1 (needs kWrite).
   /// Returns false with `error` set when a write fails; the state is then
   /// still the old revision, or the new one if the history line was written.
@@ -100,6 +104,7 @@ struct ProvisionedConfig {
   std::optional<Config> config;  ///< set on success
   long revision = 0;
   std::string error;             ///< set on failure: missing, locked, corrupt, nothing provisioned
+  std::vector<std::string> notes;  ///< leftovers of an interrupted provision, worth a warning
 };
 ProvisionedConfig LoadProvisionedConfig(const std::string& dir, int lock_timeout_seconds);
 
