@@ -72,7 +72,15 @@ void WriteList(const char* key, const std::vector<T>& items, void (*write)(const
 std::string YamlQuote(std::string_view text) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out = "\"";
-  for (unsigned char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    // Unicode line breaks and the byte-order mark would not survive a
+    // YAML reader as written: U+0085, U+2028, U+2029, U+FEFF.
+    std::string_view rest = text.substr(i);
+    if (rest.starts_with("\xC2\x85")) { out += "\\u0085"; ++i; continue; }
+    if (rest.starts_with("\xE2\x80\xA8")) { out += "\\u2028"; i += 2; continue; }
+    if (rest.starts_with("\xE2\x80\xA9")) { out += "\\u2029"; i += 2; continue; }
+    if (rest.starts_with("\xEF\xBB\xBF")) { out += "\\uFEFF"; i += 2; continue; }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
