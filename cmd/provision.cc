@@ -42,7 +42,13 @@ int RunProvision(const ProvisionOptions& options) {
 
   std::string error;
   std::optional<StateStore> store;
-  if (!options.dry_run || DirectoryExists(dir)) {
+  const bool exists = DirectoryExists(dir);
+  if (!exists && options.expect_revision && *options.expect_revision != 0) {
+    spdlog::error("not provisioned: '{}' does not exist (revision 0), not revision {} as expected", dir,
+                  *options.expect_revision);
+    return kExitFindings;
+  }
+  if (!options.dry_run || exists) {
     store = StateStore::Open(dir, options.dry_run ? StateStore::Access::kRead : StateStore::Access::kWrite,
                              options.lock_timeout_seconds, &error);
     if (!store) {
