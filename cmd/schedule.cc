@@ -1,12 +1,28 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.h"
+#include "config_source.h"
+#include "jobs/loader.h"
+#include "output/schedule_output.h"
+#include "output_file.h"
+#include "schedule/report.h"
 
 namespace rescfg::cmd {
 
-int RunSchedule(const ScheduleOptions&) {
-  spdlog::error("'schedule' is not implemented yet");
-  return kExitUnusable;
+int RunSchedule(const ScheduleOptions& options) {
+  auto config = LoadConfigFrom(options.config);
+  if (!config) return kExitUnusable;
+  auto jobs = LoadJobsFrom(options.jobs, *config);
+  if (!jobs) return kExitUnusable;
+  ScheduleReport report = BuildSchedule(*config, jobs->entries);
+  ScheduleFormat format = options.format == "json"    ? ScheduleFormat::kJson
+                          : options.format == "jsonl" ? ScheduleFormat::kJsonLines
+                          : options.format == "table" ? ScheduleFormat::kTable
+                                                      : ScheduleFormat::kYaml;
+  if (!WriteOutput(options.output, RenderSchedule(report, format))) return kExitUnusable;
+  spdlog::info("{} assigned, {} pending, {} running, {} rejected", report.assignments.size(), report.pending.size(),
+               report.running_count, report.rejected.size());
+  return report.rejected.empty() ? kExitOk : kExitFindings;
 }
 
 }  // namespace rescfg::cmd

@@ -1,0 +1,54 @@
+#pragma once
+/// One-line records written as JSON objects or YAML flow mappings: the shape
+/// of every list item rescfg prints (jobs, pools, findings...). Values are
+/// appended straight into the output buffer, so a million records cost no
+/// per-field allocations.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "quantity.h"
+
+namespace rescfg {
+
+enum class RecordStyle { kJson, kYaml };
+
+/// Appends `s` as a JSON string literal (also a valid YAML double-quoted scalar).
+void AppendJsonString(std::string* out, std::string_view s);
+/// Appends a quantity per SPEC §1: a plain number, or a quoted fraction.
+void AppendQuantity(std::string* out, Quantity q);
+
+class FlatRecord {
+ public:
+  /// Opens "{" on `out`; the destructor (or Close) writes "}".
+  FlatRecord(std::string* out, RecordStyle style) : out_(out), style_(style) { out_->push_back('{'); }
+  ~FlatRecord() { Close(); }
+  FlatRecord(const FlatRecord&) = delete;
+  FlatRecord& operator=(const FlatRecord&) = delete;
+
+  FlatRecord& Null(std::string_view key) { Key(key); out_->append("null"); return *this; }
+  FlatRecord& Bool(std::string_view key, bool v) { Key(key); out_->append(v ? "true" : "false"); return *this; }
+  FlatRecord& Add(std::string_view key, uint64_t v) { Key(key); out_->append(std::to_string(v)); return *this; }
+  FlatRecord& Add(std::string_view key, Quantity v) { Key(key); AppendQuantity(out_, v); return *this; }
+  FlatRecord& Add(std::string_view key, std::string_view v) { Key(key); AppendJsonString(out_, v); return *this; }
+  FlatRecord& Add(std::string_view key, const std::string& v) { return Add(key, std::string_view(v)); }
+  FlatRecord& Add(std::string_view key, const char* v) { return Add(key, std::string_view(v)); }
+  FlatRecord& Add(std::string_view key, const std::optional<std::string>& v) {
+    return v ? Add(key, std::string_view(*v)) : Null(key);
+  }
+  FlatRecord& Add(std::string_view key, const std::optional<Quantity>& v) { return v ? Add(key, *v) : Null(key); }
+  void Close() {
+    if (out_) out_->push_back('}');
+    out_ = nullptr;
+  }
+
+ private:
+  void Key(std::string_view key);
+  std::string* out_;
+  RecordStyle style_;
+  bool first_ = true;
+};
+
+}  // namespace rescfg

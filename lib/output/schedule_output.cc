@@ -1,0 +1,205 @@
+#include "output/schedule_output.h"
+
+#include <algorithm>
+
+#include "output/flat_record.h"
+
+namespace rescfg {
+namespace {
+
+void SummaryRecord(FlatRecord& rec, const ScheduleReport& r) {
+  rec.Add("jobs", uint64_t(r.jobs.size()))
+      .Add("assigned", uint64_t(r.assignments.size()))
+      .Add("pending", uint64_t(r.pending.size()))
+      .Add("running", uint64_t(r.running_count))
+      .Add("rejected", uint64_t(r.rejected.size()));
+}
+
+void PoolRecord(FlatRecord& rec, const PoolSummary& p) {
+  rec.Add("name", p.name).Add("queue", p.queue).Add("size", p.size).Add("inUse", p.in_use).Add("free", p.free);
+}
+
+void PolicyRecord(FlatRecord& rec, const PolicySummary& p) {
+  rec.Add("name", p.name).Add("reserved", p.reserved).Add("limit", p.limit).Add("used", p.used);
+}
+
+void AssignmentRecord(FlatRecord& rec, const JobOutcome& j) {
+  rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("pool", j.pool).Add("queue", j.queue)
+      .Add("link", j.link).Add("resources", j.resources).Add("needSource", j.need_source);
+}
+
+void PendingRecord(FlatRecord& rec, const JobOutcome& j) {
+  rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("resources", j.resources)
+      .Add("needSource", j.need_source).Add("reason", j.reason).Add("message", j.message);
+}
+
+void RejectedRecord(FlatRecord& rec, const JobOutcome& j) {
+  rec.Add("job", j.id);
+  if (!j.id) rec.Add("entry", uint64_t(j.entry));
+  rec.Add("policy", j.policy).Add("profile", j.profile).Add("reason", j.reason).Add("message", j.message);
+}
+
+/// The JSONL object of SPEC §5, one per input entry.
+void JobLine(FlatRecord& rec, const JobOutcome& j) {
+  rec.Add("job", j.id);
+  if (!j.id) rec.Add("entry", uint64_t(j.entry));
+  rec.Add("status", JobStatusName(j.status)).Add("policy", j.policy).Add("profile", j.profile)
+      .Add("pool", j.pool).Add("queue", j.queue).Add("resources", j.resources).Add("reason", j.reason)
+      .Add("message", j.message);
+}
+
+/// Writes the document (YAML or JSON) section by section; list items are
+/// one-line records so that line diffs of two schedules read well.
+class DocumentWriter {
+ public:
+  explicit DocumentWriter(RecordStyle style) : style_(style) {
+    if (style_ == RecordStyle::kJson) out_ = "{\n";
+  }
+  void Scalar(std::string_view key, std::string_view raw) {
+    Key(key);
+    out_.append(raw);
+  }
+  void String(std::string_view key, std::string_view value) {
+    Key(key);
+    AppendJsonString(&out_, value);
+  }
+  template <typename Fill>
+  void Record(std::string_view key, Fill fill) {
+    Key(key);
+    FlatRecord rec(&out_, style_);
+    fill(rec);
+  }
+  template <typename Items, typename Make>
+  void List(std::string_view key, const Items& items, Make make) {
+    Key(key);
+    if (items.empty()) {
+      out_.append("[]");
+      return;
+    }
+    if (style_ == RecordStyle::kJson) {
+      out_.append("[");
+    } else {
+      out_.pop_back();  // "key:" alone, items below
+    }
+    bool first = true;
+    for (const auto& item : items) {
+      if (style_ == RecordStyle::kJson) {
+        out_.append(first ? "\n    " : ",\n    ");
+      } else {
+        out_.append("\n  - ");
+      }
+      first = false;
+      FlatRecord rec(&out_, style_);
+      make(rec, item);
+    }
+    if (style_ == RecordStyle::kJson) out_.append("\n  ]");
+  }
+  std::string Finish() {
+    out_.append(style_ == RecordStyle::kJson ? "\n}\n" : "\n");
+    return std::move(out_);
+  }
+
+ private:
+  void Key(std::string_view key) {
+    if (style_ == RecordStyle::kJson) {
+      out_.append(first_ ? "  " : ",\n  ");
+      AppendJsonString(&out_, key);
+      out_.append(": ");
+    } else {
+      if (!first_) out_.push_back('\n');
+      out_.append(key);
+      out_.append(": ");
+    }
+    first_ = false;
+  }
+  RecordStyle style_;
+  std::string out_;
+  bool first_ = true;
+};
+
+std::string RenderDocument(const ScheduleReport& r, RecordStyle style) {
+  DocumentWriter doc(style);
+  doc.String("apiVersion", "rescfg/v1");
+  doc.String("kind", "Schedule");
+  doc.Scalar("enabled", r.enabled ? "true" : "false");
+  doc.Record("summary", [&](FlatRecord& rec) { SummaryRecord(rec, r); });
+  doc.List("pools", r.pools, PoolRecord);
+  doc.List("policies", r.policies, PolicyRecord);
+  auto job = [&](auto make) { return [&r, make](FlatRecord& rec, size_t i) { make(rec, r.jobs[i]); }; };
+  doc.List("assignments", r.assignments, job(AssignmentRecord));
+  doc.List("pending", r.pending, job(PendingRecord));
+  doc.List("rejected", r.rejected, job(RejectedRecord));
+  return doc.Finish();
+}
+
+std::string RenderJsonLines(const ScheduleReport& r) {
+  std::string out;
+  out.reserve(r.jobs.size() * 160);
+  for (const JobOutcome& j : r.jobs) {
+    {
+      FlatRecord rec(&out, RecordStyle::kJson);
+      JobLine(rec, j);
+    }
+    out.push_back('\n');
+  }
+  return out;
+}
+
+/// Plain columns for people: every job, then the pools.
+std::string RenderTable(const ScheduleReport& r) {
+  auto text = [](const std::optional<std::string>& s) { return s ? *s : std::string("-"); };
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"JOB", "STATUS", "POLICY", "PROFILE", "POOL", "RESOURCES", "REASON"});
+  auto add_job = [&](const JobOutcome& j) {
+    rows.push_back({j.id ? *j.id : "#" + std::to_string(j.entry), JobStatusName(j.status), text(j.policy),
+                    text(j.profile), text(j.pool), j.resources ? j.resources->ToString() : "-", text(j.reason)});
+  };
+  for (const JobOutcome& j : r.jobs) {
+    if (j.status == JobStatus::kRunning) add_job(j);
+  }
+  for (size_t i : r.assignments) add_job(r.jobs[i]);
+  for (size_t i : r.pending) add_job(r.jobs[i]);
+  for (size_t i : r.rejected) add_job(r.jobs[i]);
+  size_t job_rows = rows.size();
+  rows.push_back({});
+  rows.push_back({"POOL", "QUEUE", "IN USE", "SIZE", "FREE", "", ""});
+  for (const PoolSummary& p : r.pools) {
+    rows.push_back({p.name, p.queue, p.in_use.ToString(), p.size.ToString(), p.free.ToString(), "", ""});
+  }
+  auto widths = [&](size_t from, size_t to) {
+    std::vector<size_t> w(7, 0);
+    for (size_t i = from; i < to; ++i) {
+      for (size_t c = 0; c < rows[i].size(); ++c) w[c] = std::max(w[c], rows[i][c].size());
+    }
+    return w;
+  };
+  std::vector<size_t> job_widths = widths(0, job_rows), pool_widths = widths(job_rows + 1, rows.size());
+  std::string out;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& w = i < job_rows ? job_widths : pool_widths;
+    std::string line;
+    for (size_t c = 0; c < rows[i].size(); ++c) {
+      line += rows[i][c];
+      if (c + 1 < rows[i].size()) line += std::string(w[c] - rows[i][c].size() + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  out += std::to_string(r.assignments.size()) + " assigned, " + std::to_string(r.pending.size()) + " pending, " +
+         std::to_string(r.running_count) + " running, " + std::to_string(r.rejected.size()) + " rejected\n";
+  return out;
+}
+
+}  // namespace
+
+std::string RenderSchedule(const ScheduleReport& report, ScheduleFormat format) {
+  switch (format) {
+    case ScheduleFormat::kJson: return RenderDocument(report, RecordStyle::kJson);
+    case ScheduleFormat::kJsonLines: return RenderJsonLines(report);
+    case ScheduleFormat::kTable: return RenderTable(report);
+    case ScheduleFormat::kYaml: break;
+  }
+  return RenderDocument(report, RecordStyle::kYaml);
+}
+
+}  // namespace rescfg

@@ -1,0 +1,113 @@
+#include "schedule/job_queue.h"
+
+#include <algorithm>
+#include <map>
+
+namespace rescfg {
+
+JobQueue::JobQueue(uint32_t policy, uint32_t profile, bool strict_fifo, std::vector<uint32_t> jobs,
+                   const std::vector<QueuedJob>& queued)
+    : policy_(policy), profile_(profile), strict_(strict_fifo) {
+  if (strict_) {
+    jobs_ = std::move(jobs);
+    BuildTree(queued);
+    return;
+  }
+  std::map<Quantity, std::vector<uint32_t>> by_need;
+  for (uint32_t job : jobs) by_need[queued[job].need].push_back(job);
+  for (auto& [need, list] : by_need) groups_.push_back({need, std::move(list), 0});
+}
+
+void JobQueue::BuildTree(const std::vector<QueuedJob>& queued) {
+  prefix_.assign(jobs_.size() + 1, 0);
+  for (size_t i = 0; i < jobs_.size(); ++i) prefix_[i + 1] = prefix_[i] + queued[jobs_[i]].need.ticks();
+  leaves_ = 1;
+  while (leaves_ < jobs_.size()) leaves_ *= 2;
+  tree_max_.assign(2 * leaves_, 0);
+  tree_min_.assign(2 * leaves_, Ticks(1) << 120);
+  for (size_t i = 0; i < jobs_.size(); ++i) {
+    tree_max_[leaves_ + i] = tree_min_[leaves_ + i] = queued[jobs_[i]].need.ticks();
+  }
+  for (size_t i = leaves_ - 1; i >= 1; --i) {
+    tree_max_[i] = std::max(tree_max_[2 * i], tree_max_[2 * i + 1]);
+    tree_min_[i] = std::min(tree_min_[2 * i], tree_min_[2 * i + 1]);
+  }
+}
+
+std::optional<uint32_t> JobQueue::SlotJob(size_t slot) const {
+  if (strict_) {
+    if (head_ < jobs_.size()) return jobs_[head_];
+    return std::nullopt;
+  }
+  const NeedGroup& g = groups_[slot];
+  if (g.next < g.jobs.size()) return g.jobs[g.next];
+  return std::nullopt;
+}
+
+void JobQueue::Advance(size_t slot) {
+  if (strict_) {
+    ++head_;
+  } else {
+    ++groups_[slot].next;
+  }
+}
+
+size_t JobQueue::FirstAbove(size_t from, Quantity room) const {
+  // Walk up from the leaf, then down into the first subtree holding a need
+  // above the room: O(log n).
+  if (from >= jobs_.size()) return jobs_.size();
+  size_t node = leaves_ + from;
+  if (tree_max_[node] > room.ticks()) return from;
+  for (;;) {
+    // Move to the next subtree to the right that starts after `node`.
+    while (node % 2 == 1) node /= 2;  // climb while we are a right child
+    if (node <= 1) return jobs_.size();
+    ++node;                            // the right sibling
+    if (tree_max_[node] > room.ticks()) break;
+  }
+  while (node < leaves_) node = tree_max_[2 * node] > room.ticks() ? 2 * node : 2 * node + 1;
+  return std::min(node - leaves_, jobs_.size());
+}
+
+Quantity JobQueue::MinNeed(size_t from, size_t to) const {
+  Ticks best = Ticks(1) << 120;
+  for (size_t l = from + leaves_, r = to + leaves_; l < r; l /= 2, r /= 2) {
+    if (l & 1) best = std::min(best, tree_min_[l++]);
+    if (r & 1) best = std::min(best, tree_min_[--r]);
+  }
+  return Quantity::FromTicks(best);
+}
+
+ProtectedSummary JobQueue::Protected(Quantity room, const std::vector<QueuedJob>& queued) const {
+  (void)queued;
+  ProtectedSummary summary;
+  if (room.is_zero()) return summary;
+  if (strict_) {
+    size_t end = FirstAbove(head_, room);
+    if (end == head_) return summary;
+    summary.smallest = MinNeed(head_, end);
+    Ticks total = prefix_[end] - prefix_[head_];
+    summary.total_capped = Quantity::FromTicks(std::min(total, room.ticks()));
+    return summary;
+  }
+  Ticks total = 0;
+  for (const NeedGroup& g : groups_) {
+    if (g.need > room) break;
+    size_t remaining = g.jobs.size() - g.next;
+    if (remaining == 0) continue;
+    if (!summary.smallest) summary.smallest = g.need;
+    total += g.need.ticks() * static_cast<Ticks>(remaining);
+    if (total >= room.ticks()) break;
+  }
+  summary.total_capped = Quantity::FromTicks(std::min(total, room.ticks()));
+  return summary;
+}
+
+std::vector<uint32_t> JobQueue::Undecided() const {
+  if (strict_) return {jobs_.begin() + static_cast<long>(head_), jobs_.end()};
+  std::vector<uint32_t> out;
+  for (const NeedGroup& g : groups_) out.insert(out.end(), g.jobs.begin() + static_cast<long>(g.next), g.jobs.end());
+  return out;
+}
+
+}  // namespace rescfg

@@ -1,0 +1,71 @@
+#pragma once
+/// One (policy, profile) queue of schedulable queued jobs, in queue order.
+///
+/// A StrictFIFO queue only ever places its head, so its undecided jobs are a
+/// suffix. A BestEffortFIFO queue places the earliest job of some need, so it
+/// keeps one sub-queue per distinct need, each consumed from its front.
+/// Either way a queue offers a few *candidate slots*, and the protected jobs
+/// of SPEC §4 are summarised without walking the whole queue.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "quantity.h"
+#include "schedule/problem.h"
+
+namespace rescfg {
+
+/// Protected jobs of a queue for a given room: the smallest need among them
+/// and their total need, capped at the room (only min(room, total) matters).
+struct ProtectedSummary {
+  std::optional<Quantity> smallest;
+  Quantity total_capped;
+};
+
+class JobQueue {
+ public:
+  JobQueue(uint32_t policy, uint32_t profile, bool strict_fifo, std::vector<uint32_t> jobs,
+           const std::vector<QueuedJob>& queued);
+
+  uint32_t policy() const { return policy_; }
+  uint32_t profile() const { return profile_; }
+  bool strict_fifo() const { return strict_; }
+
+  /// Number of candidate slots (fixed for the queue's life).
+  size_t slot_count() const { return strict_ ? 1 : groups_.size(); }
+  /// The job a slot offers now, if any.
+  std::optional<uint32_t> SlotJob(size_t slot) const;
+  /// Marks the job offered by `slot` as placed.
+  void Advance(size_t slot);
+
+  ProtectedSummary Protected(Quantity room, const std::vector<QueuedJob>& queued) const;
+
+  /// Undecided jobs in queue order (for pending reasons at the end).
+  std::vector<uint32_t> Undecided() const;
+
+ private:
+  struct NeedGroup {
+    Quantity need;
+    std::vector<uint32_t> jobs;  ///< queue order
+    size_t next = 0;
+  };
+  /// Index of the first job at or after `from` whose need exceeds `room`.
+  size_t FirstAbove(size_t from, Quantity room) const;
+  Quantity MinNeed(size_t from, size_t to) const;
+  void BuildTree(const std::vector<QueuedJob>& queued);
+
+  uint32_t policy_, profile_;
+  bool strict_;
+  // StrictFIFO
+  std::vector<uint32_t> jobs_;
+  size_t head_ = 0;
+  std::vector<Ticks> prefix_;    ///< prefix sums of needs
+  std::vector<Ticks> tree_max_;  ///< segment trees over needs (size 2n)
+  std::vector<Ticks> tree_min_;
+  size_t leaves_ = 0;
+  // BestEffortFIFO
+  std::vector<NeedGroup> groups_;  ///< ascending need
+};
+
+}  // namespace rescfg

@@ -1,0 +1,128 @@
+#include "schedule/pending_reasons.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "schedule/admission.h"
+
+namespace rescfg {
+namespace {
+
+std::string Amount(Quantity q) { return q.ToString(); }
+
+class Explainer {
+ public:
+  Explainer(const ScheduleContext& ctx, const PassState& state, ReservationBook& book, SchedulingResult* result)
+      : ctx_(ctx), state_(state), book_(book), result_(result) {}
+
+  uint32_t Message(std::string text) {
+    auto [it, inserted] = message_index_.emplace(text, static_cast<uint32_t>(result_->messages.size()));
+    if (inserted) result_->messages.push_back(std::move(text));
+    return it->second;
+  }
+
+  PendingJob Disabled(uint32_t job) {
+    return {job, PendingReason::kDisabled, Message("resource management is disabled (enabled: false)"), {}};
+  }
+
+  PendingJob Unschedulable(const QueuedJob& j, uint32_t job) {
+    const auto& policy = ctx_.config.policies[j.policy];
+    std::string text;
+    if (j.need > ctx_.largest_linked_pool[j.profile]) {
+      text = "needs " + Amount(j.need) + ", more than any pool profile " + ctx_.config.profiles[j.profile].name +
+             " links can hold (largest: " + Amount(ctx_.largest_linked_pool[j.profile]) + ")";
+    } else {
+      text = "needs " + Amount(j.need) + ", more than the limit " + Amount(ctx_.limit[j.policy]) + " of policy " +
+             policy.name;
+    }
+    return {job, PendingReason::kUnschedulable, Message(std::move(text)), {}};
+  }
+
+  PendingJob FifoBlocked(uint32_t job, uint32_t head, const JobQueue& queue) {
+    std::string text = "waits behind an earlier pending job of the StrictFIFO queue of policy " +
+                       ctx_.config.policies[queue.policy()].name + " and profile " +
+                       ctx_.config.profiles[queue.profile()].name;
+    return {job, PendingReason::kFifoBlocked, Message(std::move(text)), head};
+  }
+
+  /// limit, reservation or capacity, for a job that could be first in line.
+  PendingJob Waiting(const QueuedJob& j, uint32_t job) {
+    auto key = std::make_tuple(j.policy, j.profile, j.need.ticks());
+    auto it = cache_.find(key);
+    if (it == cache_.end()) it = cache_.emplace(key, Judge(j)).first;
+    return {job, it->second.first, it->second.second, {}};
+  }
+
+ private:
+  std::pair<PendingReason, uint32_t> Judge(const QueuedJob& j) {
+    const std::string& policy = ctx_.config.policies[j.policy].name;
+    Quantity used = state_.used[j.policy];
+    if (used + j.need > ctx_.limit[j.policy]) {
+      return {PendingReason::kLimit,
+              Message("policy " + policy + " uses " + Amount(used) + " of its limit " + Amount(ctx_.limit[j.policy]) +
+                      "; " + Amount(j.need) + " more would exceed it")};
+    }
+    for (uint32_t pool : ctx_.links[j.profile]) {
+      Quantity free = state_.Free(ctx_, pool);
+      if (j.need > free) continue;
+      if (CheckAdmission(ctx_, state_, book_, j.policy, pool, j.need, nullptr) != Verdict::kReservation) continue;
+      std::string others;
+      for (uint32_t q : book_.OthersReaching(j.policy, pool)) {
+        if (!others.empty()) others += ", ";
+        others += ctx_.config.policies[q].name + " (" + Amount(book_.Need(q)) + " outstanding)";
+      }
+      return {PendingReason::kReservation,
+              Message("needs " + Amount(j.need) + "; pool " + ctx_.config.pools[pool].name + " has " + Amount(free) +
+                      " free, but policy " + policy + " would go beyond its reservation of " +
+                      Amount(ctx_.reserved[j.policy]) + " and leave reserved resources of " +
+                      (others.empty() ? std::string("other policies") : others) + " uncoverable")};
+    }
+    std::string pools;
+    for (uint32_t pool : ctx_.links[j.profile]) {
+      if (!pools.empty()) pools += ", ";
+      pools += ctx_.config.pools[pool].name + " " + Amount(state_.Free(ctx_, pool)) + " of " +
+               Amount(ctx_.pool_size[pool]);
+    }
+    return {PendingReason::kCapacity, Message("needs " + Amount(j.need) + "; free: " + pools)};
+  }
+
+  const ScheduleContext& ctx_;
+  const PassState& state_;
+  ReservationBook& book_;
+  SchedulingResult* result_;
+  std::map<std::string, uint32_t> message_index_;
+  std::map<std::tuple<uint32_t, uint32_t, Ticks>, std::pair<PendingReason, uint32_t>> cache_;
+};
+
+}  // namespace
+
+void ExplainPending(const ScheduleContext& ctx, const PassState& state, ReservationBook& book,
+                    const std::vector<JobQueue>& queues, const std::vector<QueuedJob>& queued,
+                    const std::vector<uint32_t>& unschedulable, bool enabled, SchedulingResult* result) {
+  Explainer explain(ctx, state, book, result);
+  std::vector<PendingJob>& pending = result->pending;
+  for (uint32_t job : unschedulable) {
+    pending.push_back(enabled ? explain.Unschedulable(queued[job], job) : explain.Disabled(job));
+  }
+  for (const JobQueue& queue : queues) {
+    std::vector<uint32_t> waiting = queue.Undecided();
+    std::sort(waiting.begin(), waiting.end(),
+              [&](uint32_t a, uint32_t b) { return queued[a].queue_order < queued[b].queue_order; });
+    for (size_t i = 0; i < waiting.size(); ++i) {
+      uint32_t job = waiting[i];
+      if (!enabled) {
+        pending.push_back(explain.Disabled(job));
+      } else if (queue.strict_fifo() && i > 0) {
+        pending.push_back(explain.FifoBlocked(job, waiting[0], queue));
+      } else {
+        pending.push_back(explain.Waiting(queued[job], job));
+      }
+    }
+  }
+  std::sort(pending.begin(), pending.end(), [&](const PendingJob& a, const PendingJob& b) {
+    return queued[a.job].queue_order < queued[b.job].queue_order;
+  });
+}
+
+}  // namespace rescfg

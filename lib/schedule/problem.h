@@ -1,0 +1,75 @@
+#pragma once
+/// The input and output of the scheduling pass (SPEC §4), in indexes: no
+/// names, no files, no I/O. lib/jobs/resolve builds it from a jobs file.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/model.h"
+#include "quantity.h"
+
+namespace rescfg {
+
+/// A queued job the pass may place.
+struct QueuedJob {
+  uint32_t policy = 0;   ///< index into Config::policies
+  uint32_t profile = 0;  ///< index into Config::profiles
+  Quantity need;
+  /// Rank in queue order (SPEC §3: enqueued jobs first by time, then the
+  /// rest, ties by file position); unique across all queued jobs.
+  uint32_t queue_order = 0;
+  uint32_t position = 0;  ///< file position, for the last tie-break
+};
+
+/// What a running job holds: always counted in its pool, and against its
+/// policy when the policy still exists.
+struct Holding {
+  uint32_t pool = 0;
+  std::optional<uint32_t> policy;
+  Quantity amount;
+};
+
+struct SchedulingInput {
+  const Config* config = nullptr;  ///< defaults applied and valid
+  std::vector<QueuedJob> queued;   ///< any order; indexes are the jobs' ids below
+  std::vector<Holding> holdings;
+};
+
+enum class PendingReason { kDisabled, kUnschedulable, kFifoBlocked, kLimit, kReservation, kCapacity };
+const char* PendingReasonName(PendingReason r);
+
+struct Placement {
+  uint32_t job = 0;   ///< index into SchedulingInput::queued
+  uint32_t pool = 0;
+  uint32_t link = 0;  ///< index into the profile's links
+};
+
+struct PendingJob {
+  uint32_t job = 0;
+  PendingReason reason = PendingReason::kCapacity;
+  uint32_t message = 0;                ///< index into SchedulingResult::messages
+  std::optional<uint32_t> blocked_by;  ///< fifo-blocked: the pending job it waits behind
+};
+
+struct SchedulingResult {
+  std::vector<Placement> placements;  ///< in placement order
+  std::vector<PendingJob> pending;    ///< in queue order
+  std::vector<std::string> messages;  ///< shared by pending jobs in the same situation
+  std::vector<Quantity> pool_in_use;  ///< per pool: running + placed
+  std::vector<Quantity> policy_used;  ///< per policy: running + placed
+};
+
+/// Work counters, for complexity guards in tests and benchmarks.
+struct PassStats {
+  uint64_t placements = 0;
+  uint64_t evaluations = 0;  ///< candidate slots (re)evaluated
+  uint64_t flows = 0;        ///< max-flow computations
+  uint64_t fast_accepts = 0; ///< rule 3 settled by the cheap sufficient test
+};
+
+/// Runs the pass. Deterministic: depends only on the input values.
+SchedulingResult RunSchedulingPass(const SchedulingInput& input, PassStats* stats = nullptr);
+
+}  // namespace rescfg

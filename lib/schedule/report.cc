@@ -1,0 +1,96 @@
+#include "schedule/report.h"
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+
+#include "jobs/resolve.h"
+#include "schedule/problem.h"
+
+namespace rescfg {
+
+const char* JobStatusName(JobStatus s) {
+  switch (s) {
+    case JobStatus::kAssigned: return "assigned";
+    case JobStatus::kPending: return "pending";
+    case JobStatus::kRejected: return "rejected";
+    case JobStatus::kRunning: return "running";
+  }
+  return "pending";
+}
+
+std::vector<std::string> DynamicParameterPaths(const Config& config) {
+  std::vector<std::string> paths;
+  for (const auto& profile : config.profiles) {
+    if (profile.dynamic_parameter &&
+        std::find(paths.begin(), paths.end(), *profile.dynamic_parameter) == paths.end()) {
+      paths.push_back(*profile.dynamic_parameter);
+    }
+  }
+  return paths;
+}
+
+ScheduleReport BuildSchedule(const Config& config, const std::vector<JobEntry>& entries) {
+  ResolvedJobs resolved = ResolveJobs(config, entries);
+  resolved.input.config = &config;
+  SchedulingResult result = RunSchedulingPass(resolved.input);
+
+  ScheduleReport report;
+  report.enabled = config.enabled;
+  report.jobs = std::move(resolved.outcomes);
+  for (const Placement& placement : result.placements) {
+    size_t index = resolved.queued_outcome[placement.job];
+    JobOutcome& out = report.jobs[index];
+    const Pool& pool = config.pools[placement.pool];
+    const Profile& profile = config.profiles[resolved.input.queued[placement.job].profile];
+    out.status = JobStatus::kAssigned;
+    out.pool = pool.name;
+    out.queue = pool.queue;
+    out.link = placement.link < profile.links.size() ? profile.links[placement.link].name : "";
+    out.message.reset();
+    report.assignments.push_back(index);
+  }
+  for (const PendingJob& pending : result.pending) {
+    size_t index = resolved.queued_outcome[pending.job];
+    JobOutcome& out = report.jobs[index];
+    out.status = JobStatus::kPending;
+    out.reason = PendingReasonName(pending.reason);
+    std::string message = result.messages[pending.message];
+    if (pending.blocked_by) {
+      const auto& blocker = report.jobs[resolved.queued_outcome[*pending.blocked_by]];
+      message += " (" + blocker.id.value_or("?") + ")";
+    }
+    // A fallback note from need resolution stays visible after the reason.
+    if (out.message) message += "; " + *out.message;
+    out.message = std::move(message);
+    report.pending.push_back(index);
+  }
+  for (size_t i = 0; i < report.jobs.size(); ++i) {
+    if (report.jobs[i].status == JobStatus::kRejected) report.rejected.push_back(i);
+    if (report.jobs[i].status == JobStatus::kRunning) ++report.running_count;
+  }
+  std::map<std::string_view, size_t> overfull;
+  for (size_t x = 0; x < config.pools.size(); ++x) {
+    const Pool& pool = config.pools[x];
+    report.pools.push_back({pool.name, pool.queue, pool.resources, result.pool_in_use[x],
+                            Quantity::SaturatingSub(pool.resources, result.pool_in_use[x])});
+    if (result.pool_in_use[x] > pool.resources) overfull.emplace(pool.name, x);
+  }
+  // Over-full pools are reported on each running job they hold.
+  for (auto& job : report.jobs) {
+    if (overfull.empty()) break;
+    if (job.status != JobStatus::kRunning) continue;
+    auto it = overfull.find(*job.pool);
+    if (it == overfull.end()) continue;
+    std::string note = "pool '" + *job.pool + "' is over-full: " + result.pool_in_use[it->second].ToString() +
+                       " in use of " + config.pools[it->second].resources.ToString();
+    job.message = job.message ? *job.message + "; " + note : note;
+  }
+  for (size_t p = 0; p < config.policies.size(); ++p) {
+    const Policy& policy = config.policies[p];
+    report.policies.push_back({policy.name, policy.reserved, policy.limit, result.policy_used[p]});
+  }
+  return report;
+}
+
+}  // namespace rescfg

@@ -1,0 +1,79 @@
+#pragma once
+/// Outstanding reservations and the reservation capacity of SPEC §4.
+///
+/// For each policy q the book keeps need(q) (room capped by its protected
+/// jobs) and, per pool, the smallest need among q's protected jobs whose
+/// profile links that pool: q reaches X exactly when that need fits free(X).
+/// Capacity is a max flow; policies that reach the same pools are merged
+/// into one source first, which keeps the graph tiny.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "quantity.h"
+#include "schedule/context.h"
+#include "schedule/job_queue.h"
+#include "schedule/pass_state.h"
+
+namespace rescfg {
+
+class ReservationBook {
+ public:
+  ReservationBook(const ScheduleContext& ctx, const std::vector<JobQueue>& queues,
+                  const std::vector<QueuedJob>& queued, const PassState& state);
+
+  /// Recomputes q's outstanding reservation after its usage or queues changed.
+  void Refresh(uint32_t policy);
+  /// The state changed: forget cached capacities.
+  void NewEpoch() { ++epoch_; before_cache_.clear(); after_cache_.clear(); full_epoch_ = UINT64_MAX; }
+
+  Quantity Need(uint32_t policy) const { return need_[policy]; }
+  Quantity TotalNeed() const { return total_need_; }
+  /// Whether q reaches `pool` when it has `free` capacity.
+  bool Reaches(uint32_t policy, uint32_t pool, Quantity free) const;
+
+  /// Rule 3: placing `need` for `policy` in `pool` leaves the reservation
+  /// capacity of all other policies no lower than before.
+  bool KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantity need);
+
+  /// Reservation capacity of every policy but `excluded`; when `pool_after`
+  /// is set, with that pool's free capacity reduced by `taken`.
+  Quantity Capacity(std::optional<uint32_t> excluded, std::optional<uint32_t> pool_after = std::nullopt,
+                    Quantity taken = {}) const;
+
+  /// Other policies with outstanding reservations that reach `pool` now.
+  std::vector<uint32_t> OthersReaching(uint32_t policy, uint32_t pool) const;
+
+  /// Counters for complexity guards in tests and benchmarks.
+  struct Stats { uint64_t flows = 0, fast_accepts = 0, refreshes = 0; };
+  const Stats& stats() const { return stats_; }
+
+ private:
+  struct Reach { uint32_t pool; Quantity smallest; };
+  /// The max flow of all policies with an outstanding reservation, kept per
+  /// epoch for the cheap sufficient test of rule 3.
+  void ComputeFullFlow();
+
+  const ScheduleContext& ctx_;
+  const std::vector<JobQueue>& queues_;
+  const std::vector<QueuedJob>& queued_;
+  const PassState& state_;
+  std::vector<Quantity> need_;
+  std::vector<std::vector<Reach>> reach_;
+  std::vector<uint32_t> demanding_;  ///< policies with need > 0, ascending
+  Quantity total_need_;
+
+  uint64_t epoch_ = 0;
+  uint64_t full_epoch_ = UINT64_MAX;
+  bool full_ = false;                     ///< every outstanding reservation coverable at once
+  std::vector<Quantity> flow_into_;       ///< per pool, in that full flow
+  std::vector<Quantity> largest_reach_;   ///< per pool: largest smallest-need among flowing policies
+  std::map<uint32_t, Quantity> before_cache_;
+  std::map<std::tuple<uint32_t, uint32_t, Ticks>, bool> after_cache_;
+  mutable Stats stats_;
+};
+
+}  // namespace rescfg

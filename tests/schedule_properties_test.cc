@@ -1,0 +1,171 @@
+/// Properties of the scheduling pass on generated scenarios, and agreement
+/// with the reference scheduler written straight from SPEC §4.
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "output/schedule_output.h"
+#include "schedule/problem.h"
+#include "schedule/report.h"
+#include "support/generators.h"
+#include "support/reference_scheduler.h"
+
+namespace rescfg {
+namespace {
+
+using testing::GenScenario;
+using testing::Scenario;
+
+std::string Describe(const SchedulingResult& r) {
+  std::string out = "placements:";
+  for (const auto& p : r.placements) out += " " + std::to_string(p.job) + "->" + std::to_string(p.pool);
+  out += " pending:";
+  for (const auto& p : r.pending) out += " " + std::to_string(p.job) + ":" + PendingReasonName(p.reason);
+  return out;
+}
+
+RC_GTEST_PROP(ScheduleProperties, AgreesWithTheReferenceScheduler, ()) {
+  Scenario s = *GenScenario();
+  PassStats stats;
+  SchedulingResult fast = RunSchedulingPass(s.Input(), &stats);
+  SchedulingResult slow = reference::Schedule(s.Input());
+  // Make sure the generator reaches the interesting cases.
+  bool reservation = std::any_of(slow.pending.begin(), slow.pending.end(),
+                                 [](const PendingJob& p) { return p.reason == PendingReason::kReservation; });
+  RC_CLASSIFY(reservation, "pending for a reservation");
+  RC_CLASSIFY(stats.flows > stats.fast_accepts && stats.flows > 1, "exact reservation flows");
+  RC_ASSERT(fast.placements.size() == slow.placements.size());
+  for (size_t i = 0; i < fast.placements.size(); ++i) {
+    RC_ASSERT(fast.placements[i].job == slow.placements[i].job);
+    RC_ASSERT(fast.placements[i].pool == slow.placements[i].pool);
+    RC_ASSERT(fast.placements[i].link == slow.placements[i].link);
+  }
+  RC_ASSERT(fast.pending.size() == slow.pending.size());
+  for (size_t i = 0; i < fast.pending.size(); ++i) {
+    RC_ASSERT(fast.pending[i].job == slow.pending[i].job);
+    if (fast.pending[i].reason != slow.pending[i].reason) {
+      RC_FAIL("reasons differ\nfast " + Describe(fast) + "\nslow " + Describe(slow));
+    }
+  }
+  RC_ASSERT(fast.pool_in_use == slow.pool_in_use);
+  RC_ASSERT(fast.policy_used == slow.policy_used);
+}
+
+RC_GTEST_PROP(ScheduleProperties, NoPoolOvercommittedAndNoLimitExceeded, ()) {
+  Scenario s = *GenScenario();
+  SchedulingResult r = RunSchedulingPass(s.Input());
+  reference::Semantics sem(s.Input());
+  reference::State initial = sem.Initial();
+  const Config& c = *s.config;
+  for (size_t x = 0; x < c.pools.size(); ++x) {
+    // Beyond what running jobs already held, nothing is added to a full pool.
+    RC_ASSERT(r.pool_in_use[x] <= std::max(c.pools[x].resources, initial.held[x]));
+  }
+  for (size_t p = 0; p < c.policies.size(); ++p) {
+    RC_ASSERT(r.policy_used[p] <= std::max(sem.Limit(static_cast<uint32_t>(p)), initial.used[p]));
+  }
+}
+
+RC_GTEST_PROP(ScheduleProperties, EveryPlacementWasTheFirstAdmissiblePoolAtItsMoment, ()) {
+  Scenario s = *GenScenario();
+  SchedulingInput input = s.Input();
+  SchedulingResult r = RunSchedulingPass(input);
+  reference::Semantics sem(input);
+  reference::State state = sem.Initial();
+  for (const Placement& p : r.placements) {
+    const QueuedJob& j = input.queued[p.job];
+    auto link = sem.TargetLink(state, p.job);
+    RC_ASSERT(link.has_value());
+    RC_ASSERT(*link == p.link);
+    RC_ASSERT(sem.Links(j.profile)[*link] == p.pool);
+    // Reservations honoured: a job beyond its policy's reservation never
+    // lowered what the other policies' reservations can still cover.
+    RC_ASSERT(!sem.ReservationRefuses(state, p.job, p.pool));
+    state.held[p.pool] += j.need;
+    state.used[j.policy] += j.need;
+    state.decided[p.job] = true;
+  }
+  // Maximal: nothing still waiting has an admissible pool (StrictFIFO aside).
+  if (s.config->enabled) {
+    for (const PendingJob& pending : r.pending) RC_ASSERT(!sem.TargetLink(state, pending.job).has_value());
+  }
+}
+
+RC_GTEST_PROP(ScheduleProperties, DisabledPlacesNothing, ()) {
+  Scenario s = *GenScenario();
+  s.config->enabled = false;
+  SchedulingResult r = RunSchedulingPass(s.Input());
+  RC_ASSERT(r.placements.empty());
+  RC_ASSERT(r.pending.size() == s.queued.size());
+  for (const auto& p : r.pending) RC_ASSERT(p.reason == PendingReason::kDisabled);
+}
+
+RC_GTEST_PROP(ScheduleProperties, EveryEntryAppearsExactlyOnce, ()) {
+  Scenario s = *GenScenario();
+  ScheduleReport report = BuildSchedule(*s.config, s.entries);
+  RC_ASSERT(report.jobs.size() == s.entries.size());
+  size_t running = 0;
+  for (size_t i = 0; i < report.jobs.size(); ++i) {
+    RC_ASSERT(report.jobs[i].entry == s.entries[i].entry);
+    if (report.jobs[i].status == JobStatus::kRunning) ++running;
+  }
+  RC_ASSERT(report.assignments.size() + report.pending.size() + report.rejected.size() + running ==
+            s.entries.size());
+  std::vector<size_t> all;
+  for (auto* list : {&report.assignments, &report.pending, &report.rejected}) all.insert(all.end(), list->begin(), list->end());
+  std::sort(all.begin(), all.end());
+  RC_ASSERT(std::adjacent_find(all.begin(), all.end()) == all.end());
+  std::string jsonl = RenderSchedule(report, ScheduleFormat::kJsonLines);
+  RC_ASSERT(static_cast<size_t>(std::count(jsonl.begin(), jsonl.end(), '\n')) == s.entries.size());
+}
+
+RC_GTEST_PROP(ScheduleProperties, EndToEndAgreesWithTheReference, ()) {
+  // The jobs file route (resolution, queue order from `enqueued`) gives the
+  // same placements as the reference on the equivalent input.
+  Scenario s = *GenScenario();
+  ScheduleReport report = BuildSchedule(*s.config, s.entries);
+  SchedulingResult slow = reference::Schedule(s.Input());
+  RC_ASSERT(report.assignments.size() == slow.placements.size());
+  for (size_t i = 0; i < slow.placements.size(); ++i) {
+    const JobOutcome& job = report.jobs[report.assignments[i]];
+    RC_ASSERT(*job.id == "job-" + std::to_string(slow.placements[i].job));
+    RC_ASSERT(*job.pool == s.config->pools[slow.placements[i].pool].name);
+  }
+}
+
+RC_GTEST_PROP(ScheduleProperties, SameInputGivesByteIdenticalOutput, ()) {
+  Scenario s = *GenScenario();
+  std::string first = RenderSchedule(BuildSchedule(*s.config, s.entries), ScheduleFormat::kJson);
+  std::string second = RenderSchedule(BuildSchedule(*s.config, s.entries), ScheduleFormat::kJson);
+  RC_ASSERT(first == second);
+}
+
+RC_GTEST_PROP(ScheduleProperties, OrderOfRunningJobsAndOfPoolsCarriesNoMeaning, ()) {
+  Scenario s = *GenScenario();
+  SchedulingResult base = RunSchedulingPass(s.Input());
+  // Running jobs in another order.
+  Scenario shuffled = s;
+  std::reverse(shuffled.holdings.begin(), shuffled.holdings.end());
+  SchedulingResult other = RunSchedulingPass(shuffled.Input());
+  RC_ASSERT(Describe(base) == Describe(other));
+  // Pools listed in another order (priorities are explicit, so nothing else moves).
+  auto config = std::make_shared<Config>(*s.config);
+  std::reverse(config->pools.begin(), config->pools.end());
+  Scenario moved = s;
+  moved.config = config;
+  const uint32_t last = static_cast<uint32_t>(config->pools.size()) - 1;
+  for (auto& h : moved.holdings) h.pool = last - h.pool;
+  SchedulingResult r = RunSchedulingPass(moved.Input());
+  RC_ASSERT(r.placements.size() == base.placements.size());
+  for (size_t i = 0; i < r.placements.size(); ++i) {
+    RC_ASSERT(r.placements[i].job == base.placements[i].job);
+    RC_ASSERT(r.placements[i].pool == last - base.placements[i].pool);
+  }
+  for (size_t i = 0; i < r.pending.size(); ++i) RC_ASSERT(r.pending[i].reason == base.pending[i].reason);
+}
+
+}  // namespace
+}  // namespace rescfg

@@ -1,0 +1,46 @@
+#pragma once
+/// A deliberately simple scheduler written straight from SPEC §4, for tests
+/// only: every step recomputes everything from scratch, with its own max
+/// flow, no caches, no grouping. The real pass must agree with it exactly.
+
+#include <optional>
+#include <vector>
+
+#include "schedule/problem.h"
+
+namespace rescfg::reference {
+
+/// The state of a pass: what is held and used, and which jobs are placed.
+struct State {
+  std::vector<Quantity> held;     ///< per pool
+  std::vector<Quantity> used;     ///< per policy
+  std::vector<bool> decided;      ///< per queued job
+};
+
+/// Reference semantics, exposed so property tests can replay a result.
+class Semantics {
+ public:
+  explicit Semantics(const SchedulingInput& input);
+  State Initial() const;
+  bool Schedulable(uint32_t job) const;
+  /// Rules 1–3 for `job` in `pool` (which must be linked).
+  bool Admissible(const State& s, uint32_t job, uint32_t pool) const;
+  /// First admissible linked pool, honouring StrictFIFO; link index.
+  std::optional<uint32_t> TargetLink(const State& s, uint32_t job) const;
+  /// Whether rule 3 alone refuses `job` in `pool` (rules 1 and 2 hold).
+  bool ReservationRefuses(const State& s, uint32_t job, uint32_t pool) const;
+  Quantity Free(const State& s, uint32_t pool) const;
+  /// The first undecided schedulable job of the job's queue, in queue order.
+  uint32_t QueueHead(const State& s, uint32_t job) const;
+  const std::vector<uint32_t>& Links(uint32_t profile) const { return links_[profile]; }
+  Quantity Limit(uint32_t policy) const;
+
+ private:
+  Quantity ReservationCapacity(const State& s, uint32_t excluded_policy) const;
+  SchedulingInput in_;  ///< a copy: callers often pass a temporary
+  std::vector<std::vector<uint32_t>> links_;
+};
+
+SchedulingResult Schedule(const SchedulingInput& input);
+
+}  // namespace rescfg::reference

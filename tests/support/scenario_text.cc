@@ -1,0 +1,47 @@
+#include "support/scenario_text.h"
+
+#include <gtest/gtest.h>
+
+#include "config/loader.h"
+
+namespace rescfg::testing {
+
+Config ConfigFromYaml(const std::string& yaml) {
+  LoadedConfig loaded = LoadConfigText(yaml, "test.yaml");
+  for (const auto& f : loaded.findings) ADD_FAILURE() << f.mark.line << ":" << f.mark.column << " " << f.code << " " << f.message;
+  if (!loaded.config) {
+    ADD_FAILURE() << "configuration did not load";
+    return {};
+  }
+  ApplyDefaults(*loaded.config);
+  return *loaded.config;
+}
+
+JobEntry Queued(const std::string& id, const std::string& policy, const std::string& profile, const std::string& gpus) {
+  JobEntry e;
+  e.id = id;
+  e.policy = policy;
+  e.profile = profile;
+  if (!gpus.empty()) e.params.push_back({"runtime.gpus", gpus});
+  return e;
+}
+
+JobEntry Running(const std::string& id, const std::string& policy, const std::string& profile,
+                 const std::string& pool, const std::string& resources) {
+  JobEntry e = Queued(id, policy, profile);
+  e.state = "running";
+  e.pool = pool;
+  if (!resources.empty()) e.resources = resources;
+  return e;
+}
+
+std::vector<std::string> Summarise(const ScheduleReport& report) {
+  std::vector<std::string> out;
+  for (const auto& j : report.jobs) {
+    std::string detail = j.status == JobStatus::kAssigned || j.status == JobStatus::kRunning ? *j.pool : j.reason.value_or("");
+    out.push_back(j.id.value_or("#" + std::to_string(j.entry)) + ":" + JobStatusName(j.status) + ":" + detail);
+  }
+  return out;
+}
+
+}  // namespace rescfg::testing

@@ -1,0 +1,25 @@
+#pragma once
+/// Building scheduling inputs from short YAML texts in tests.
+
+#include <string>
+#include <vector>
+
+#include "config/model.h"
+#include "jobs/job.h"
+#include "schedule/report.h"
+
+namespace rescfg::testing {
+
+/// Parses a configuration and applies defaults; fails the test on errors.
+Config ConfigFromYaml(const std::string& yaml);
+
+/// A queued job entry: id, policy, profile and optionally a runtime.gpus value.
+JobEntry Queued(const std::string& id, const std::string& policy, const std::string& profile,
+                const std::string& gpus = "");
+JobEntry Running(const std::string& id, const std::string& policy, const std::string& profile,
+                 const std::string& pool, const std::string& resources = "");
+
+/// "id:status:pool-or-reason" per job, in input order, for compact assertions.
+std::vector<std::string> Summarise(const ScheduleReport& report);
+
+}  // namespace rescfg::testing
