@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "config_input.h"
+#include "config_source.h"
 #include "diff/config_diff.h"
 #include "diff/impact.h"
 #include "file_io.h"
@@ -66,10 +67,8 @@ int RunDiff(const DiffOptions& options) {
     if (options.jobs.format == "jsonl") format = JobsFormat::kJsonLines;
     LoadedJobs jobs = LoadJobsFile(options.jobs.file, format,
                                    ImpactParameterPaths(*old_config, *new_config));
-    if (jobs.unusable) {
-      LogFindings(jobs.findings);
-      return kExitUnusable;
-    }
+    LogFindings(jobs.findings);
+    if (jobs.unusable) return kExitUnusable;
     impact = ComputeImpact(*old_config, *new_config, jobs.entries);
   }
 

@@ -3,8 +3,8 @@
 # textconv through `rescfg fmt --canonical`, diff against an earlier commit,
 # provision with --expect-revision, history, reset and roll back.
 set -u
-RESCFG=$1
-SRC=$2
+RESCFG=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+SRC=$(cd "$2" && pwd)
 EXAMPLE=$SRC/testdata/examples/worked-example.yaml
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

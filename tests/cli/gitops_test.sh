@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # fmt, diff, provision, reset, history, status and graph: outputs and exit codes.
 set -u
-RESCFG=$1
-SRC=$2
+RESCFG=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+SRC=$(cd "$2" && pwd)
 EXAMPLE=$SRC/testdata/examples/worked-example.yaml
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

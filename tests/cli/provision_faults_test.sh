@@ -3,8 +3,8 @@
 # points), kill -9 at random moments, 20 concurrent provisions, damaged files.
 # After each fault the state must load and hold the old or the new revision.
 set -u
-RESCFG=$1
-SRC=$2
+RESCFG=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+SRC=$(cd "$2" && pwd)
 EXAMPLE=$SRC/testdata/examples/worked-example.yaml
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
