@@ -60,6 +60,23 @@ expect 2 "$RESCFG" diff "$EXAMPLE" bigger.yaml --state st  # two files with --st
 expect 2 "$RESCFG" diff "$EXAMPLE" --state missing-dir
 contains err.txt "does not exist"
 
+# diff --jobs: the impact on a jobs snapshot.
+JOBS=$SRC/testdata/examples/worked-example-jobs.yaml
+expect 1 "$RESCFG" diff "$EXAMPLE" bigger.yaml --jobs "$JOBS"
+contains out.txt "Impact on the jobs in $JOBS:"
+contains out.txt '  dev-3: pending (capacity) -> assigned to "Bare Metal Low END GPUs"'
+contains out.txt '  research-4: pending (capacity) -> assigned to "H100 Half a Superpod"'
+[ "$(grep -c ' -> ' out.txt)" = 6 ] || fail "diff --jobs should list 2 changes and 4 jobs"
+expect 1 "$RESCFG" diff -f json "$EXAMPLE" bigger.yaml --jobs "$JOBS"
+[ "$(jq -c '[.impact[].job]' out.txt)" = '["dev-3","dev-4","research-3","research-4"]' ] || fail "impact json: $(cat out.txt)"
+[ "$(jq -c '.impact[0] | [.before.status, .before.reason, .after.status, .after.pool]' out.txt)" = \
+  '["pending","capacity","assigned","Bare Metal Low END GPUs"]' ] || fail "impact json entry"
+expect 0 "$RESCFG" diff "$EXAMPLE" "$EXAMPLE" --jobs "$JOBS"
+contains out.txt "No job would be placed or wait differently."
+printf 'jobs: [\n' > bad-jobs.yaml
+expect 2 "$RESCFG" diff "$EXAMPLE" bigger.yaml --jobs bad-jobs.yaml
+expect 2 "$RESCFG" diff "$EXAMPLE" bigger.yaml --jobs no-such-jobs.yaml
+
 # Read commands on a missing state directory: exit 2, nothing created.
 for cmd in "reset --state missing-dir" "history --state missing-dir" "status --state missing-dir" \
            "graph --state missing-dir"; do
@@ -140,6 +157,13 @@ contains out.txt "1. 2xGPU  2. 4xGPU  3. 8xGPU  4. 0.5xGPU"
 expect 0 "$RESCFG" status --config "$EXAMPLE" --format json
 [ "$(jq -c '[.pools[1].size, .pools[1].executionPriority, .profiles[2].links[1].name, .profiles[2].policyPriority]' out.txt)" = \
   '[8,["2xGPU","4xGPU","8xGPU","0.5xGPU"],"4 GPU H100",["Dev","Research"]]' ] || fail "status json: $(cat out.txt)"
+expect 0 "$RESCFG" status --config "$EXAMPLE" --jobs "$JOBS"
+contains out.txt "Bare Metal Low END GPUs       8     8     0  bare-metal"
+grep -E '^4xGPU .* 0 +4 +4  1\. Dev  2\. Research$' out.txt >/dev/null || fail "status counts: $(cat out.txt)"
+expect 0 "$RESCFG" status --config "$EXAMPLE" --jobs "$JOBS" -f json
+[ "$(jq -c '[.pools[0].inUse, .pools[0].free, .profiles[2].running, .profiles[2].assigned, .profiles[2].pending]' out.txt)" = \
+  '[8,0,0,4,4]' ] || fail "status json counts: $(cat out.txt)"
+expect 2 "$RESCFG" status --config "$EXAMPLE" --jobs bad-jobs.yaml
 expect 2 "$RESCFG" status --config bad-syntax.yaml
 expect 2 "$RESCFG" status --config invalid.yaml
 
