@@ -111,6 +111,24 @@ expect 0 "$RESCFG" diff bigger.yaml --state st
 expect 1 "$RESCFG" diff "$EXAMPLE" --state st
 contains out.txt "resources: 16 -> 8"
 
+# --strict refuses a configuration with warnings (a pool no profile links).
+cat > warning.yaml <<'Y'
+apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools: [{name: p, resources: 8}, {name: lonely, resources: 2}]
+profiles: [{name: x, allotment: 1, links: [{pool: p}]}]
+policies: [{name: T, profiles: [x]}]
+Y
+"$RESCFG" validate warning.yaml >/dev/null 2>validate.err
+if grep -q "not implemented" validate.err; then
+  echo "skipped: --strict needs rescfg validate" >&2
+else
+  expect 1 "$RESCFG" provision warning.yaml --state strict-st --strict
+  [ -e strict-st ] && fail "provision --strict created the state directory"
+  expect 0 "$RESCFG" provision warning.yaml --state strict-st
+  contains err.txt "warning"
+fi
+
 # A directory that is not a state directory is refused.
 mkdir notstate && echo hi > notstate/file
 expect 2 "$RESCFG" provision "$EXAMPLE" --state notstate
@@ -172,6 +190,9 @@ expect 0 "$RESCFG" graph --config "$EXAMPLE"
 contains out.txt "flowchart LR"
 contains out.txt 'profile2 -->|"link 2: 4 GPU H100, execution 2"| pool1'
 contains out.txt 'policy1 -->|"priority 2, queue Research/4xGPU"| profile2'
+cmp -s out.txt "$SRC/testdata/gitops/worked-example.mmd" || fail "graph differs from testdata/gitops/worked-example.mmd"
+expect 0 "$RESCFG" graph --config "$EXAMPLE" --format dot
+cmp -s out.txt "$SRC/testdata/gitops/worked-example.dot" || fail "graph differs from testdata/gitops/worked-example.dot"
 expect 0 "$RESCFG" graph --state st --format dot
 contains out.txt "digraph rescfg {"
 contains out.txt 'pool1 [shape=cylinder, label="H100 Half a Superpod\n16 GPUs, queue h100-pool'
