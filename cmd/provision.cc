@@ -65,7 +65,7 @@ int RunProvision(const ProvisionOptions& options) {
   }
   std::optional<Config> old_config;
   if (store) {
-    old_config = store->ReadConfig(current, &error);
+    old_config = store->ReadConfig(current, &error, /*validate=*/false);
   } else {
     old_config = Config{};
     ApplyDefaults(*old_config);

@@ -62,8 +62,11 @@ class StateStore {
   std::optional<std::string> ReadRevision(long revision, std::string* error) const;
 
   /// The configuration of `revision` (defaults applied). Revision 0 is the
-  /// empty configuration. nullopt with `error` set when damaged or invalid.
-  std::optional<Config> ReadConfig(long revision, std::string* error) const;
+  /// empty configuration. nullopt with `error` set when damaged, or invalid
+  /// under this version's rules while `validate` is set (provision only
+  /// needs it for the diff, so a stored revision that newer rules reject
+  /// never blocks provisioning its fix).
+  std::optional<Config> ReadConfig(long revision, std::string* error, bool validate = true) const;
 
   /// Stores `canonical_text` as revision revision()+1 (needs kWrite).
   /// Returns false with `error` set when a write fails; the state is then
