@@ -156,7 +156,11 @@ std::optional<StateStore> StateStore::Open(const std::string& dir, Access access
                kHistoryFile + "); refusing to use it";
       return std::nullopt;
     }
-    if (access == Access::kWrite && !CreateStateDirectory(dir, error)) return std::nullopt;
+    // Only a state without history may still lack its revisions/ directory.
+    if (access == Access::kWrite && !Exists(dir + "/" + kHistoryFile) &&
+        !CreateStateDirectory(dir, error)) {
+      return std::nullopt;
+    }
   }
   auto lock = FileLock::Acquire(dir + "/" + kLockFile,
                                 access == Access::kWrite ? FileLock::Mode::kExclusive
@@ -179,10 +183,9 @@ std::string StateStore::RevisionPath(long revision) const {
 bool StateStore::ReadHistory(std::string* error) {
   const std::string path = dir_ + "/" + kHistoryFile;
   if (!Exists(path)) {
-    // No history: nothing provisioned. Revision files or a config copy
-    // without a history mean the history was lost.
-    // A lone 000001.yaml is a first provision interrupted before its
-    // history line: not committed. Anything more means the history was lost.
+    // No history: nothing provisioned yet. A lone 000001.yaml is a first
+    // provision interrupted before its history line (not committed); any
+    // other revision, or a config copy, means the history was lost.
     bool has_revisions = false;
     for (const auto& name : ListDirectory(dir_ + "/" + kRevisionsDir).value_or(std::vector<std::string>{})) {
       if (name[0] != '.' && name != RevisionName(1)) has_revisions = true;

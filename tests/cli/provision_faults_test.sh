@@ -138,6 +138,7 @@ damage "history cut mid-line" current 'truncate -s -20 history.jsonl'
 damage "history without last line" current 'sed -i "\$d" history.jsonl'
 damage "damaged history line" current 'sed -i "5s/\"revision\":5/\"revision\":50/" history.jsonl'
 damage "missing history" current 'rm history.jsonl'
+damage "missing revisions directory" current 'rm -r revisions'
 
 if [ "$failures" -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
 echo "provision faults: all passed"
