@@ -91,6 +91,9 @@ TEST(ConfigDiff, AddedRemovedAndReordered) {
                              "- policy \"Ops\"",
                              "- policy \"Dev\": profiles[four]",
                              "+ policy \"Research\"",
+                             "    reserved: 0",
+                             "    profiles:",
+                             "      - {profile: \"four\", queue: \"Research/four\"}",
                          }))
       << RenderDiffText(diff);
 }

@@ -69,6 +69,24 @@ void WriteList(const char* key, const std::vector<T>& items, void (*write)(const
 
 }  // namespace
 
+std::string CanonicalEntry(const Pool& pool) {
+  std::string out;
+  WritePool(pool, out);
+  return out;
+}
+
+std::string CanonicalEntry(const Profile& profile) {
+  std::string out;
+  WriteProfile(profile, out);
+  return out;
+}
+
+std::string CanonicalEntry(const Policy& policy) {
+  std::string out;
+  WritePolicy(policy, out);
+  return out;
+}
+
 std::string YamlQuote(std::string_view text) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out = "\"";

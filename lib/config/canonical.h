@@ -19,6 +19,12 @@ namespace rescfg {
 /// Reading the result back and applying defaults gives `config` again.
 std::string WriteCanonical(const Config& config);
 
+/// The canonical list entry of one entity ("  - name: ...\n    key: ...\n"),
+/// as it appears in WriteCanonical.
+std::string CanonicalEntry(const Pool& pool);
+std::string CanonicalEntry(const Profile& profile);
+std::string CanonicalEntry(const Policy& policy);
+
 /// `text` as a YAML double-quoted scalar, with escapes for '"', '\' and
 /// every control character.
 std::string YamlQuote(std::string_view text);

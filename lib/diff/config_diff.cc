@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "config/canonical.h"
+
 namespace rescfg {
 namespace {
 
@@ -36,7 +38,7 @@ class Recorder {
       : out_(out), kind_(std::move(kind)), name_(std::move(name)) {}
 
   void Add(ChangeOp op, std::string field, DiffValue old_value, DiffValue new_value) {
-    out_->push_back({op, kind_, name_, std::move(field), std::move(old_value), std::move(new_value)});
+    out_->push_back({op, kind_, name_, std::move(field), std::move(old_value), std::move(new_value), ""});
   }
   void Text(const std::string& field, const std::string& a, const std::string& b) {
     if (a != b) Add(ChangeOp::kChanged, field, DiffValue::Text(a), DiffValue::Text(b));
@@ -152,13 +154,14 @@ void DiffEntities(const char* kind, const char* list_name, const std::vector<T>&
                   std::vector<Change>* out) {
   for (const auto& item : a) {
     if (std::none_of(b.begin(), b.end(), [&](const T& x) { return x.name == item.name; })) {
-      out->push_back({ChangeOp::kRemoved, kind, item.name, "", {}, {}});
+      out->push_back({ChangeOp::kRemoved, kind, item.name, "", {}, {}, ""});
     }
   }
   for (const auto& item : b) {
     auto old = std::find_if(a.begin(), a.end(), [&](const T& x) { return x.name == item.name; });
     if (old == a.end()) {
-      out->push_back({ChangeOp::kAdded, kind, item.name, "", {}, {}});
+      std::string entry = CanonicalEntry(item);
+      out->push_back({ChangeOp::kAdded, kind, item.name, "", {}, {}, entry.substr(entry.find('\n') + 1)});
     } else {
       diff(*old, item, out);
     }
@@ -211,7 +214,7 @@ ConfigDiff DiffConfigs(const Config& a, const Config& b) {
   ConfigDiff diff;
   if (a.enabled != b.enabled) {
     diff.changes.push_back({ChangeOp::kChanged, "config", "", "enabled", DiffValue::Bool(a.enabled),
-                            DiffValue::Bool(b.enabled)});
+                            DiffValue::Bool(b.enabled), ""});
   }
   DiffEntities("pool", "pools", a.pools, b.pools, &DiffPool, &diff.changes);
   DiffEntities("profile", "profiles", a.profiles, b.profiles, &DiffProfile, &diff.changes);
@@ -246,7 +249,7 @@ std::string RenderDiffText(const ConfigDiff& diff) {
           break;
       }
     }
-    out += line + "\n";
+    out += line + "\n" + c.detail;
   }
   out += std::to_string(diff.changes.size()) + (diff.changes.size() == 1 ? " change" : " changes") +
          ": " + std::to_string(added) + " added, " + std::to_string(removed) + " removed, " +

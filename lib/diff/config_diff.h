@@ -44,6 +44,9 @@ struct Change {
   std::string name;   ///< the entity's name; "" for kind "config"
   std::string field;  ///< "" for a whole entity; e.g. "resources", "links[H100].name"
   DiffValue old_value, new_value;
+  /// For an added entity: its canonical fields, one "    key: value" line
+  /// each, shown under it in text output.
+  std::string detail;
 };
 
 struct ConfigDiff {
