@@ -17,7 +17,9 @@ std::string StateDirOrDefault(const std::string& dir);
 
 /// A valid configuration with defaults applied, or nullopt with `exit_code`
 /// set: kExitUnusable for unusable input, `invalid_exit` for an invalid one.
+/// Errors are logged; warnings too when `log_warnings` is set.
 std::optional<Config> LoadConfigForCommand(const std::string& path, int invalid_exit, int* exit_code,
-                                           std::vector<Finding>* findings = nullptr);
+                                           std::vector<Finding>* findings = nullptr,
+                                           bool log_warnings = true);
 
 }  // namespace rescfg::cmd
