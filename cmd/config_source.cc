@@ -5,6 +5,7 @@
 #include "config/loader.h"
 #include "jobs/loader.h"
 #include "schedule/report.h"
+#include "state/state_store.h"
 
 namespace rescfg::cmd {
 
@@ -21,11 +22,19 @@ void LogFindings(const std::vector<Finding>& findings) {
   }
 }
 
-std::optional<Config> LoadConfigFrom(const ConfigSource& source) {
+std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* label) {
   if (source.config_file.empty()) {
-    spdlog::error("reading the provisioned state is not available yet; use --config FILE");
-    return std::nullopt;
+    const std::string dir = source.state_dir.empty() ? ".rescfg" : source.state_dir;
+    ProvisionedConfig provisioned = LoadProvisionedConfig(dir, source.lock_timeout_seconds);
+    for (const auto& note : provisioned.notes) spdlog::warn("{}: {}", dir, note);
+    if (!provisioned.config) {
+      spdlog::error("{}", provisioned.error);
+      return std::nullopt;
+    }
+    if (label) *label = dir + " revision " + std::to_string(provisioned.revision);
+    return provisioned.config;
   }
+  if (label) *label = source.config_file;
   LoadedConfig loaded = LoadValidConfig(source.config_file);
   LogFindings(loaded.findings);
   if (!loaded.config) {

@@ -268,6 +268,9 @@ Profile ConfigReader::ReadProfile(const YAML::Node& node, size_t index, bool* ok
     profile.policy_priority_mark = MarkOf(*p);
     profile.policy_priority = NameList(*p, path + ".policyPriority");
   }
+  if (auto d = map.Get("description")) {
+    if (auto text = Text(*d, path + ".description")) profile.description = *text;
+  }
   return profile;
 }
 
