@@ -1,5 +1,7 @@
 #include "output/findings_output.h"
 
+#include "output/flat_record.h"
+
 #include <algorithm>
 
 #include "yaml_input.h"
@@ -32,45 +34,7 @@ void AppendText(std::string& out, const Finding& f) {
   out += '\n';
 }
 
-/// A JSON string literal. Control characters are escaped; bytes that are not
-/// valid UTF-8 (a file name can hold anything) become U+FFFD.
-void AppendJsonString(std::string& out, std::string_view s) {
-  out += '"';
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  size_t n = s.size();
-  for (size_t i = 0; i < n;) {
-    unsigned char c = p[i];
-    if (c < 0x80) {
-      switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-          if (c < 0x20 || c == 0x7F) {
-            static const char* kHex = "0123456789abcdef";
-            out += "\\u00";
-            out += kHex[c >> 4];
-            out += kHex[c & 0xF];
-          } else {
-            out += static_cast<char>(c);
-          }
-      }
-      ++i;
-      continue;
-    }
-    size_t len = Utf8SequenceLength(s, i);
-    if (len > 0) {
-      out.append(s.substr(i, len));
-      i += len;
-    } else {
-      out += "\\ufffd";
-      ++i;
-    }
-  }
-  out += '"';
-}
+void AppendJsonString(std::string& out, std::string_view s) { rescfg::AppendJsonString(&out, s); }
 
 void AppendJsonField(std::string& out, const char* indent, const char* key, bool first = false) {
   if (!first) out += ",\n";
