@@ -22,9 +22,38 @@ void LogFindings(const std::vector<Finding>& findings) {
   }
 }
 
+std::string StateDirOrDefault(const std::string& dir) { return dir.empty() ? ".rescfg" : dir; }
+
+std::optional<Config> LoadConfigForCommand(const std::string& path, int invalid_exit, int* exit_code,
+                                           std::vector<Finding>* findings, bool log_warnings) {
+  LoadedConfig loaded = LoadValidConfig(path);
+  if (findings) *findings = loaded.findings;
+  std::vector<Finding> shown;
+  for (const auto& f : loaded.findings) {
+    if (log_warnings || f.severity == Severity::kError) shown.push_back(f);
+  }
+  LogFindings(shown);
+  if (!loaded.config) {
+    *exit_code = loaded.unusable ? kExitUnusable : invalid_exit;
+    if (!loaded.unusable) spdlog::error("{}: the configuration is not valid; run 'rescfg validate {}'", loaded.file, path);
+  }
+  return loaded.config;
+}
+
+std::optional<StateStore> OpenStateForReading(const std::string& dir, int lock_timeout_seconds) {
+  std::string error;
+  auto store = StateStore::Open(dir, StateStore::Access::kRead, lock_timeout_seconds, &error);
+  if (!store) {
+    spdlog::error("{}", error);
+    return std::nullopt;
+  }
+  for (const auto& note : store->notes()) spdlog::warn("{}: {}", dir, note);
+  return store;
+}
+
 std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* label) {
   if (source.config_file.empty()) {
-    const std::string dir = source.state_dir.empty() ? ".rescfg" : source.state_dir;
+    const std::string dir = StateDirOrDefault(source.state_dir);
     ProvisionedConfig provisioned = LoadProvisionedConfig(dir, source.lock_timeout_seconds);
     for (const auto& note : provisioned.notes) spdlog::warn("{}: {}", dir, note);
     if (!provisioned.config) {
@@ -35,13 +64,8 @@ std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* la
     return provisioned.config;
   }
   if (label) *label = source.config_file;
-  LoadedConfig loaded = LoadValidConfig(source.config_file);
-  LogFindings(loaded.findings);
-  if (!loaded.config) {
-    spdlog::error("{}: the configuration is not usable; run 'rescfg validate {}'", loaded.file, source.config_file);
-    return std::nullopt;
-  }
-  return loaded.config;
+  int exit_code = kExitOk;
+  return LoadConfigForCommand(source.config_file, kExitUnusable, &exit_code);
 }
 
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config) {

@@ -7,7 +7,6 @@
 #include <cstdio>
 
 #include "commands.h"
-#include "config_input.h"
 #include "config_source.h"
 #include "diff/config_diff.h"
 #include "diff/impact.h"
@@ -23,13 +22,9 @@ namespace {
 /// yet, so the diff shows what a first provision would do.
 std::optional<Config> LoadStateConfig(const DiffOptions& options, std::string* label) {
   const std::string dir = StateDirOrDefault(options.state_dir);
+  auto store = OpenStateForReading(dir, options.lock_timeout_seconds);
+  if (!store) return std::nullopt;
   std::string error;
-  auto store = StateStore::Open(dir, StateStore::Access::kRead, options.lock_timeout_seconds, &error);
-  if (!store) {
-    spdlog::error("{}", error);
-    return std::nullopt;
-  }
-  for (const auto& note : store->notes()) spdlog::warn("{}: {}", dir, note);
   auto config = store->ReadConfig(store->revision(), &error);
   if (!config) spdlog::error("{}", error);
   *label = dir + " revision " + std::to_string(store->revision());

@@ -7,7 +7,7 @@
 
 #include "commands.h"
 #include "config/canonical.h"
-#include "config_input.h"
+#include "config_source.h"
 
 namespace rescfg::cmd {
 

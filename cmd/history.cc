@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "commands.h"
-#include "config_input.h"
+#include "config_source.h"
 #include "output/json_writer.h"
 #include "output/text_table.h"
 #include "state/state_store.h"
@@ -15,13 +15,9 @@ namespace rescfg::cmd {
 
 int RunHistory(const HistoryOptions& options) {
   const std::string dir = StateDirOrDefault(options.state_dir);
+  auto store = OpenStateForReading(dir, options.lock_timeout_seconds);
+  if (!store) return kExitUnusable;
   std::string error;
-  auto store = StateStore::Open(dir, StateStore::Access::kRead, options.lock_timeout_seconds, &error);
-  if (!store) {
-    spdlog::error("{}", error);
-    return kExitUnusable;
-  }
-  for (const auto& note : store->notes()) spdlog::warn("{}: {}", dir, note);
   for (const auto& entry : store->history()) {
     if (!store->ReadRevision(entry.revision, &error)) {
       spdlog::error("{}", error);

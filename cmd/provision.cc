@@ -8,7 +8,7 @@
 
 #include "commands.h"
 #include "config/canonical.h"
-#include "config_input.h"
+#include "config_source.h"
 #include "diff/config_diff.h"
 #include "state/state_store.h"
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "commands.h"
-#include "config_input.h"
+#include "config_source.h"
 #include "state/atomic_file.h"
 #include "state/state_store.h"
 
@@ -14,13 +14,9 @@ namespace rescfg::cmd {
 
 int RunReset(const ResetOptions& options) {
   const std::string dir = StateDirOrDefault(options.state_dir);
+  auto store = OpenStateForReading(dir, options.lock_timeout_seconds);
+  if (!store) return kExitUnusable;
   std::string error;
-  auto store = StateStore::Open(dir, StateStore::Access::kRead, options.lock_timeout_seconds, &error);
-  if (!store) {
-    spdlog::error("{}", error);
-    return kExitUnusable;
-  }
-  for (const auto& note : store->notes()) spdlog::warn("{}: {}", dir, note);
   const long revision = options.revision.value_or(store->revision());
   auto text = store->ReadRevision(revision, &error);
   if (!text) {

@@ -3,21 +3,7 @@
 # textconv through `rescfg fmt --canonical`, diff against an earlier commit,
 # provision with --expect-revision, history, reset and roll back.
 set -u
-RESCFG=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-SRC=$(cd "$2" && pwd)
-EXAMPLE=$SRC/testdata/examples/worked-example.yaml
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-expect() {
-  local want=$1; shift
-  "$@" >out.txt 2>err.txt
-  local got=$?
-  [ "$got" = "$want" ] || { fail "exit $got, expected $want: $*"; sed 's/^/  stderr: /' err.txt >&2; }
-}
-contains() { grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'"; sed 's/^/  | /' "$1" >&2; }; }
+source "$(dirname "$0")/harness.sh" "$@"
 
 export GIT_CONFIG_NOSYSTEM=1 HOME=$WORK GIT_AUTHOR_NAME=admin GIT_AUTHOR_EMAIL=admin@example.com \
   GIT_COMMITTER_NAME=admin GIT_COMMITTER_EMAIL=admin@example.com

@@ -1,23 +1,7 @@
 #!/usr/bin/env bash
 # fmt, diff, provision, reset, history, status and graph: outputs and exit codes.
 set -u
-RESCFG=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-SRC=$(cd "$2" && pwd)
-EXAMPLE=$SRC/testdata/examples/worked-example.yaml
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-failures=0
-
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-# expect CODE CMD...: runs CMD, stdout to out.txt, stderr to err.txt.
-expect() {
-  local want=$1; shift
-  "$@" >out.txt 2>err.txt
-  local got=$?
-  [ "$got" = "$want" ] || { fail "exit $got, expected $want: $*"; sed 's/^/  stderr: /' err.txt >&2; }
-}
-contains() { grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'"; sed 's/^/  | /' "$1" >&2; }; }
+source "$(dirname "$0")/harness.sh" "$@"
 
 cat > bad-syntax.yaml <<'Y'
 pools: [

@@ -3,14 +3,7 @@
 # points), kill -9 at random moments, 20 concurrent provisions, damaged files.
 # After each fault the state must load and hold the old or the new revision.
 set -u
-RESCFG=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-SRC=$(cd "$2" && pwd)
-EXAMPLE=$SRC/testdata/examples/worked-example.yaml
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+source "$(dirname "$0")/harness.sh" "$@"
 
 sed 's/resources: 8$/resources: 16/' "$EXAMPLE" > b.yaml
 cp "$EXAMPLE" a.yaml
