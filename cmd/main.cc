@@ -86,6 +86,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("rescfg ") + RESCFG_VERSION);
   app.footer(kFooter);
   app.require_subcommand(1);
+  app.fallthrough();  // -v and -q also after the command: rescfg schedule -q ...
   int verbosity = 0;
   bool quiet = false;
   app.add_flag("-v,--verbose", verbosity, "More log output on stderr (repeatable)");
