@@ -28,8 +28,8 @@ fi
 seeds_for() {
   local dirs=("$root/fuzz/corpus/$1")
   case $1 in
-    config | diff) [[ -d $root/testdata/config ]] && dirs+=("$root/testdata/config"); dirs+=("$root/testdata/examples") ;;
-    jobs) [[ -d $root/testdata/jobs ]] && dirs+=("$root/testdata/jobs"); dirs+=("$root/testdata/examples") ;;
+    config | diff) dirs+=("$root/testdata/valid" "$root/testdata/invalid" "$root/testdata/examples") ;;
+    jobs) dirs+=("$root/testdata/jobs" "$root/testdata/examples") ;;
   esac
   printf '%s\n' "${dirs[@]}"
 }
