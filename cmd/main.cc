@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "input_limits.h"
 
 namespace rescfg::cmd {
 namespace {
@@ -186,7 +187,13 @@ int main(int argc, char** argv) {
     exit_code = RunCompletion(completion);
   });
 
-  app.parse_complete_callback([&] { SetUpLogging(verbosity, quiet); });
+  app.parse_complete_callback([&] {
+    SetUpLogging(verbosity, quiet);
+    if (std::string error = rescfg::ApplyLimitsFromEnvironment(); !error.empty()) {
+      spdlog::error("{}", error);
+      std::exit(kExitUnusable);
+    }
+  });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "config/loader.h"
+#include "input_limits.h"
 
 namespace rescfg {
 namespace {
@@ -216,18 +217,18 @@ TEST(ConfigLoader, UnreadableFilesSayWhyOnce) {
 
 TEST(ConfigLoader, NodeCeilingStopsHugeDocumentsBeforeBuildingThem) {
   std::string text = kHead + "pools: [";
-  for (size_t i = 0; i < kMaxConfigNodes; ++i) text += "1,";
+  for (size_t i = 0; i < CurrentLimits().config_nodes; ++i) text += "1,";
   text += "1]\n";
   auto loaded = LoadConfigText(text, "c.yaml");
   EXPECT_TRUE(loaded.unusable);
   EXPECT_EQ(Codes(loaded), std::vector<std::string>{"too-large"});
   // Just under the ceiling is read.
   std::string fits = kHead + "pools: [";
-  for (size_t i = 0; i < kMaxConfigNodes - 10; ++i) fits += "1,";
+  for (size_t i = 0; i < CurrentLimits().config_nodes - 10; ++i) fits += "1,";
   fits += "1]\n";
   auto read = LoadConfigText(fits, "c.yaml");
   EXPECT_FALSE(read.unusable);
-  EXPECT_EQ(read.findings.size(), kMaxConfigNodes - 9);  // every entry is not a pool
+  EXPECT_EQ(read.findings.size(), CurrentLimits().config_nodes - 9);  // every entry is not a pool
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "edit_distance.h"
 #include "file_io.h"
+#include "input_limits.h"
 #include "validate/validate.h"
 #include "yaml_input.h"
 
@@ -89,6 +90,13 @@ std::optional<std::string> ConfigReader::Name(const YAML::Node& node, const std:
   }
   if (HasControlCharacter(*text)) {
     Error("bad-name", MarkOf(node), path, "a name must not contain control characters");
+    return std::nullopt;
+  }
+  if (text->size() > CurrentLimits().name_length) {
+    Error("bad-name", MarkOf(node), path,
+          "a name must be at most " + std::to_string(CurrentLimits().name_length) + " bytes long, not " +
+              std::to_string(text->size()),
+          "shorten it (RESCFG_MAX_NAME_LENGTH raises the limit)");
     return std::nullopt;
   }
   return text;
@@ -408,7 +416,7 @@ Config ConfigReader::Read(const YAML::Node& root) {
 LoadedConfig LoadConfigText(std::string_view text, const std::string& file) {
   LoadedConfig result;
   result.file = file;
-  auto root = ParseYaml(text, file, &result.findings, kMaxConfigNodes);
+  auto root = ParseYaml(text, file, &result.findings, CurrentLimits().config_nodes);
   if (!root) {
     result.unusable = true;
     return result;
@@ -431,7 +439,7 @@ LoadedConfig LoadConfigText(std::string_view text, const std::string& file) {
 
 LoadedConfig LoadConfigFile(const std::string& path) {
   std::string error;
-  auto text = ReadWholeFile(path, &error, kMaxConfigBytes);
+  auto text = ReadWholeFile(path, &error, CurrentLimits().config_bytes);
   if (!text) {
     LoadedConfig result;
     result.file = DisplayName(path);

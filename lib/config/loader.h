@@ -23,14 +23,6 @@
 
 namespace rescfg {
 
-/// Largest configuration file read (bytes). Real configurations are a few
-/// kilobytes; the ceiling keeps parse time and memory bounded (yaml-cpp
-/// needs several hundred bytes per node and parses a few MB per second).
-constexpr uint64_t kMaxConfigBytes = uint64_t(1) << 20;
-/// Largest number of YAML nodes in a configuration: a thousand pools and
-/// profiles with a few links each need well under half of it.
-constexpr size_t kMaxConfigNodes = 100'000;
-
 struct LoadedConfig {
   std::string file;               ///< as shown in findings
   std::optional<Config> config;   ///< set when the YAML could be read at all

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "file_io.h"
+#include "input_limits.h"
 #include "jobs/jsonl_jobs.h"
 #include "jobs/params.h"
 #include "jobs/yaml_jobs.h"
@@ -45,7 +46,7 @@ LoadedJobs LoadJobsText(std::string_view text, JobsFormat format, const std::str
 LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> format,
                         const std::vector<std::string>& param_paths) {
   std::string error;
-  std::optional<std::string> text = ReadWholeFile(path, &error);
+  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes);
   if (!text) {
     LoadedJobs result;
     result.file = DisplayName(path);
@@ -53,7 +54,15 @@ LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> forma
     result.findings.push_back({"unreadable", Severity::kError, result.file, {}, "", error, ""});
     return result;
   }
-  return Load(*text, format.value_or(JobsFormatForPath(path)), DisplayName(path), param_paths);
+  LoadedJobs result = Load(*text, format.value_or(JobsFormatForPath(path)), DisplayName(path), param_paths);
+  if (result.entries.size() > CurrentLimits().jobs_entries) {
+    result.unusable = true;
+    result.findings.push_back({"too-many-jobs", Severity::kError, result.file, {}, "",
+                               "the file has " + std::to_string(result.entries.size()) + " entries, more than the limit of " +
+                                   std::to_string(CurrentLimits().jobs_entries),
+                               "split the snapshot, or raise RESCFG_MAX_JOBS"});
+  }
+  return result;
 }
 
 }  // namespace rescfg
