@@ -1,5 +1,5 @@
 #pragma once
-/// RFC 3339 timestamps for `enqueued` (SPEC §3).
+/// RFC 3339 timestamps for a job's `enqueued` time (SPEC §3).
 
 #include <compare>
 #include <cstdint>
@@ -8,15 +8,18 @@
 
 namespace rescfg {
 
-/// A UTC instant, sortable.
+/// An instant in UTC: whole seconds since 1970-01-01T00:00:00Z plus
+/// nanoseconds (0..999999999). Orders chronologically.
 struct Timestamp {
-  int64_t seconds = 0;  ///< since 1970-01-01T00:00:00Z
+  int64_t seconds = 0;
   int32_t nanos = 0;
-  auto operator<=>(const Timestamp&) const = default;
+  friend auto operator<=>(const Timestamp&, const Timestamp&) = default;
 };
 
-/// Parses "2026-11-29T10:00:00Z", "2026-11-29T10:00:00.5+02:00", ...
-/// nullopt for anything that is not an RFC 3339 date-time with an offset.
+/// Parses an RFC 3339 date-time: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`,
+/// `t` and `z` also accepted in lower case. Rejects everything else: a date
+/// without time, a missing offset, a space instead of `T`, impossible dates
+/// (Feb 30), hour 24, a leap second (:60), more than 9 fractional digits.
 std::optional<Timestamp> ParseRfc3339(std::string_view text);
 
 }  // namespace rescfg

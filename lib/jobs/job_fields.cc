@@ -1,0 +1,66 @@
+#include "jobs/job_fields.h"
+
+#include <algorithm>
+
+namespace rescfg {
+
+JobField JobFieldOf(std::string_view key) {
+  static constexpr std::pair<std::string_view, JobField> kFields[] = {
+      {"id", JobField::kId},         {"policy", JobField::kPolicy},
+      {"profile", JobField::kProfile}, {"queue", JobField::kQueue},
+      {"state", JobField::kState},   {"pool", JobField::kPool},
+      {"resources", JobField::kResources}, {"enqueued", JobField::kEnqueued},
+      {"params", JobField::kParams},
+  };
+  for (const auto& [name, field] : kFields) {
+    if (name == key) return field;
+  }
+  return JobField::kOther;
+}
+
+std::optional<std::string>* FieldSlot(JobEntry* e, JobField field) {
+  switch (field) {
+    case JobField::kId: return &e->id;
+    case JobField::kPolicy: return &e->policy;
+    case JobField::kProfile: return &e->profile;
+    case JobField::kQueue: return &e->queue;
+    case JobField::kState: return &e->state;
+    case JobField::kPool: return &e->pool;
+    case JobField::kResources: return &e->resources;
+    case JobField::kEnqueued: return &e->enqueued;
+    case JobField::kParams:
+    case JobField::kOther: break;
+  }
+  return nullptr;
+}
+
+std::string MistypedFieldMessage(std::string_view key, JobField field, std::string_view mapping) {
+  std::string message = "field '" + std::string(key) + "' must be ";
+  if (field == JobField::kResources) return message + "a number or a string";
+  if (field == JobField::kParams) return message + std::string(mapping);
+  return message + "a string";
+}
+
+void AddProblem(JobEntry* e, std::string_view problem) {
+  if (!e->invalid.empty()) e->invalid += "; ";
+  e->invalid += problem;
+}
+
+std::optional<std::string_view> FindDuplicateKey(const std::vector<std::string_view>& keys) {
+  constexpr size_t kLinearLimit = 16;
+  if (keys.size() <= kLinearLimit) {
+    for (size_t i = 1; i < keys.size(); ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        if (keys[i] == keys[j]) return keys[i];
+      }
+    }
+    return std::nullopt;
+  }
+  std::vector<std::string_view> sorted = keys;
+  std::sort(sorted.begin(), sorted.end());
+  auto it = std::adjacent_find(sorted.begin(), sorted.end());
+  if (it == sorted.end()) return std::nullopt;
+  return *it;
+}
+
+}  // namespace rescfg

@@ -1,0 +1,39 @@
+#pragma once
+/// The fields of a job entry, shared by the YAML and JSON Lines readers.
+/// Unknown keys in a job are ignored: jobs are snapshots exported from
+/// another system and carry whatever that system keeps.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jobs/job.h"
+
+namespace rescfg {
+
+enum class JobField : uint8_t {
+  kId, kPolicy, kProfile, kQueue, kState, kPool,  // strings
+  kResources,                                     // number or string
+  kEnqueued,                                      // string
+  kParams,                                        // mapping
+  kOther,                                         // ignored
+};
+
+JobField JobFieldOf(std::string_view key);
+
+/// The member holding a scalar field; nullptr for kParams and kOther.
+std::optional<std::string>* FieldSlot(JobEntry* entry, JobField field);
+
+/// "field 'policy' must be a string" and the like; `mapping` names the
+/// mapping type in the file's own terms ("a mapping", "an object").
+std::string MistypedFieldMessage(std::string_view key, JobField field, std::string_view mapping);
+
+/// Adds a problem to the entry's `invalid` message ("; " between problems).
+void AddProblem(JobEntry* entry, std::string_view problem);
+
+/// Reports the first key given twice, if any (sorts a copy when there are many).
+std::optional<std::string_view> FindDuplicateKey(const std::vector<std::string_view>& keys);
+
+}  // namespace rescfg

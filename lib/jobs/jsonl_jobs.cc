@@ -1,0 +1,323 @@
+#include "jobs/jsonl_jobs.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "jobs/job_fields.h"
+
+namespace rescfg {
+
+namespace {
+
+namespace od = simdjson::ondemand;
+using simdjson::error_code;
+
+/// Deeper values are refused; the checks recurse once per level.
+constexpr int kMaxDepth = 512;
+
+/// Upper bound of the entries (memchr is much faster than a byte loop).
+size_t CountLines(std::string_view text) {
+  size_t lines = 1;
+  for (const char *p = text.data(), *end = p + text.size();
+       (p = static_cast<const char*>(std::memchr(p, '\n', end - p))) != nullptr; ++p) {
+    ++lines;
+  }
+  return lines;
+}
+
+bool IsBlank(std::string_view line) {
+  for (char c : line) {
+    if (c != ' ' && c != '\t' && c != '\r') return false;
+  }
+  return true;
+}
+
+std::string_view TrimTrailingSpace(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+/// JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool IsJsonNumber(std::string_view s) {
+  size_t i = 0, n = s.size();
+  auto digits = [&] {
+    size_t start = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < n && s[i] == '-') ++i;
+  if (i < n && s[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < n && s[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == n;
+}
+
+/// The start of a line for a message: at most 40 bytes, cut on a character
+/// boundary, control characters shown as '?'.
+std::string Excerpt(std::string_view line) {
+  constexpr size_t kMax = 40;
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  line = TrimTrailingSpace(line);
+  bool cut = line.size() > kMax;
+  if (cut) {
+    size_t end = kMax;
+    while (end > 0 && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80) --end;
+    line = line.substr(0, end);
+  }
+  std::string out(line);
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
+  }
+  return cut ? out + "..." : out;
+}
+
+std::string SyntaxMessage(error_code error) {
+  switch (error) {
+    case simdjson::UTF8_ERROR: return "not valid UTF-8 text";
+    case simdjson::DEPTH_ERROR: return "not valid JSON: nested too deeply";
+    case simdjson::UNCLOSED_STRING: return "not valid JSON: a string is not closed";
+    case simdjson::STRING_ERROR: return "not valid JSON: bad string (escape or control character)";
+    case simdjson::NUMBER_ERROR: return "not valid JSON: bad number";
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT: return "not valid JSON: an object or array is not closed";
+    case simdjson::TRAILING_CONTENT: return "not valid JSON: text after the object";
+    default: return "not valid JSON";
+  }
+}
+
+class JsonLinesReader {
+ public:
+  explicit JsonLinesReader(const ParamQuery& query) : query_(query), capture_(query) {}
+
+  /// `capacity`: readable bytes from `line` on (at least line size + padding).
+  void ReadLine(std::string_view line, size_t capacity, JobEntry* entry);
+
+ private:
+  error_code ReadJob(od::object object, JobEntry* entry);
+  error_code ReadField(std::string_view key, od::value value, JobEntry* entry);
+  error_code ReadParam(od::value value, int node, JobEntry* entry, int depth);
+  /// Consumes a value the reader does not need, checking that it is valid JSON.
+  error_code Skip(od::value value, int depth);
+  /// The text of a number, checked against the JSON grammar.
+  static error_code NumberText(od::value value, std::string_view* text);
+
+  const ParamQuery& query_;
+  ParamCapture capture_;
+  od::parser parser_;
+  std::vector<std::string_view> keys_;
+};
+
+error_code JsonLinesReader::NumberText(od::value value, std::string_view* text) {
+  *text = TrimTrailingSpace(value.raw_json_token());
+  return IsJsonNumber(*text) ? simdjson::SUCCESS : simdjson::NUMBER_ERROR;
+}
+
+error_code JsonLinesReader::Skip(od::value value, int depth) {
+  if (depth > kMaxDepth) return simdjson::DEPTH_ERROR;
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  switch (type) {
+    case od::json_type::object: {
+      od::object object;
+      if (auto error = value.get_object().get(object)) return error;
+      for (auto field : object) {
+        std::string_view key;
+        if (auto error = field.unescaped_key().get(key)) return error;
+        if (auto error = Skip(field.value(), depth + 1)) return error;
+      }
+      return simdjson::SUCCESS;
+    }
+    case od::json_type::array: {
+      od::array array;
+      if (auto error = value.get_array().get(array)) return error;
+      for (auto element : array) {
+        od::value item;
+        if (auto error = element.get(item)) return error;
+        if (auto error = Skip(item, depth + 1)) return error;
+      }
+      return simdjson::SUCCESS;
+    }
+    case od::json_type::string:
+      return value.get_string().error();
+    case od::json_type::number: {
+      std::string_view text;
+      return NumberText(value, &text);
+    }
+    case od::json_type::boolean:
+      return value.get_bool().error();
+    case od::json_type::null: {
+      bool is_null = false;
+      if (auto error = value.is_null().get(is_null)) return error;
+      return is_null ? simdjson::SUCCESS : simdjson::N_ATOM_ERROR;
+    }
+  }
+  return simdjson::TAPE_ERROR;
+}
+
+error_code JsonLinesReader::ReadParam(od::value value, int node, JobEntry* entry, int depth) {
+  if (depth > kMaxDepth) return simdjson::DEPTH_ERROR;
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  auto set = [&](ParamCapture::Kind kind, std::string_view text) {
+    if (!capture_.Set(node, kind, text)) {
+      AddProblem(entry, "duplicate key '" + std::string(capture_.KeyOf(node)) + "' in params");
+    }
+  };
+  std::string_view text;
+  switch (type) {
+    case od::json_type::object: {
+      set(ParamCapture::Kind::kMap, {});
+      if (!query_.HasChildren(node)) return Skip(value, depth);
+      od::object object;
+      if (auto error = value.get_object().get(object)) return error;
+      for (auto field : object) {
+        std::string_view key;
+        if (auto error = field.unescaped_key().get(key)) return error;
+        int child = query_.Child(node, key);
+        auto error = child < 0 ? Skip(field.value(), depth + 1)
+                               : ReadParam(field.value(), child, entry, depth + 1);
+        if (error) return error;
+      }
+      return simdjson::SUCCESS;
+    }
+    case od::json_type::array:
+      set(ParamCapture::Kind::kList, {});
+      return Skip(value, depth);
+    case od::json_type::string:
+      if (auto error = value.get_string().get(text)) return error;
+      set(ParamCapture::Kind::kScalar, text);
+      return simdjson::SUCCESS;
+    case od::json_type::number:
+      if (auto error = NumberText(value, &text)) return error;
+      set(ParamCapture::Kind::kScalar, text);
+      return simdjson::SUCCESS;
+    case od::json_type::boolean: {
+      bool b = false;
+      if (auto error = value.get_bool().get(b)) return error;
+      set(ParamCapture::Kind::kScalar, b ? "true" : "false");
+      return simdjson::SUCCESS;
+    }
+    case od::json_type::null:
+      if (auto error = Skip(value, depth)) return error;
+      set(ParamCapture::Kind::kNull, {});
+      return simdjson::SUCCESS;
+  }
+  return simdjson::TAPE_ERROR;
+}
+
+error_code JsonLinesReader::ReadField(std::string_view key, od::value value, JobEntry* entry) {
+  const JobField field = JobFieldOf(key);
+  if (field == JobField::kOther) return Skip(value, 1);
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  if (type == od::json_type::null) return Skip(value, 1);  // null counts as absent
+  if (field == JobField::kParams) {
+    if (type == od::json_type::object) return ReadParam(value, ParamQuery::kParams, entry, 1);
+  } else if (type == od::json_type::string) {
+    std::string_view text;
+    if (auto error = value.get_string().get(text)) return error;
+    FieldSlot(entry, field)->emplace(text);
+    return simdjson::SUCCESS;
+  } else if (type == od::json_type::number && field == JobField::kResources) {
+    std::string_view text;
+    if (auto error = NumberText(value, &text)) return error;
+    entry->resources.emplace(text);
+    return simdjson::SUCCESS;
+  }
+  AddProblem(entry, MistypedFieldMessage(key, field, "an object"));
+  return Skip(value, 1);
+}
+
+error_code JsonLinesReader::ReadJob(od::object object, JobEntry* entry) {
+  keys_.clear();
+  for (auto member : object) {
+    od::field field;
+    if (auto error = std::move(member).get(field)) return error;
+    std::string_view key;
+    if (auto error = field.unescaped_key().get(key)) return error;
+    keys_.push_back(key);
+    if (auto error = ReadField(key, field.value(), entry)) return error;
+  }
+  if (auto duplicate = FindDuplicateKey(keys_)) {
+    AddProblem(entry, "duplicate key '" + std::string(*duplicate) + "'");
+  }
+  return simdjson::SUCCESS;
+}
+
+void JsonLinesReader::ReadLine(std::string_view line, size_t capacity, JobEntry* entry) {
+  auto prefix = [&] { return "line " + std::to_string(entry->mark.line) + ": "; };
+  od::document doc;
+  od::json_type type;
+  error_code error = parser_.iterate(line.data(), line.size(), capacity).get(doc);
+  if (!error) error = doc.type().get(type);
+  if (!error && type != od::json_type::object) {
+    entry->invalid = prefix() + "not a JSON object: " + Excerpt(line);
+    return;
+  }
+  od::object object;
+  if (!error) error = doc.get_object().get(object);
+  capture_.Reset();
+  if (!error) error = ReadJob(object, entry);
+  // After the object only whitespace may follow.
+  if (!error && !doc.current_location().error()) error = simdjson::TRAILING_CONTENT;
+  if (error) {
+    JobEntry fresh;
+    fresh.entry = entry->entry;
+    fresh.mark = entry->mark;
+    *entry = std::move(fresh);
+    entry->invalid = prefix() + SyntaxMessage(error);
+    return;
+  }
+  capture_.Collect(&entry->params);
+}
+
+}  // namespace
+
+void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
+  // The parser reads up to SIMDJSON_PADDING bytes past the end of its input.
+  // Inside the text the following lines provide them, so lines are parsed in
+  // place; only lines that end too close to the end of the text are copied.
+  constexpr size_t kPadding = simdjson::SIMDJSON_PADDING;
+  const char* const end = text.data() + text.size();
+  std::string tail_copy;
+  out->entries.reserve(out->entries.size() + CountLines(text));
+  JsonLinesReader reader(query);
+  int line_number = 0;
+  for (const char* start = text.data(); start < end;) {
+    ++line_number;
+    const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end - start));
+    std::string_view line(start, (newline ? newline : end) - start);
+    start = newline ? newline + 1 : end;
+    if (IsBlank(line)) continue;
+    JobEntry& entry = out->entries.emplace_back();
+    entry.entry = out->entries.size();
+    entry.mark = {line_number, 1};
+    size_t capacity = static_cast<size_t>(end - line.data());
+    if (capacity < line.size() + kPadding) {
+      tail_copy.assign(line);
+      tail_copy.append(kPadding, ' ');
+      line = std::string_view(tail_copy.data(), line.size());
+      capacity = tail_copy.size();
+    }
+    reader.ReadLine(line, capacity, &entry);
+  }
+}
+
+}  // namespace rescfg

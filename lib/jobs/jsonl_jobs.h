@@ -1,0 +1,17 @@
+#pragma once
+/// JSON Lines jobs files: one job object a line (SPEC §3, §5).
+
+#include <string_view>
+
+#include "jobs/job.h"
+#include "jobs/params.h"
+
+namespace rescfg {
+
+/// Appends one entry per non-blank line to `out->entries`, in file order. A
+/// line that is not a JSON object becomes an entry with `invalid` set; it is
+/// never fatal. Entries count non-blank lines; an entry's mark is its line.
+/// The text is parsed in place (no copy of the file).
+void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out);
+
+}  // namespace rescfg

@@ -1,0 +1,27 @@
+#pragma once
+/// YAML jobs files (`kind: JobList`, SPEC §3), read as a stream of parser
+/// events: only one job is built at a time, never a tree of the whole file.
+
+#include <string_view>
+
+#include "jobs/job.h"
+#include "jobs/params.h"
+
+namespace rescfg {
+
+/// Appends the jobs of a JobList to `out->entries`, in file order. A YAML
+/// syntax error, text that is not UTF-8, a wrong or missing kind or
+/// apiVersion, or an unknown top-level key makes the whole file unusable
+/// (`out->unusable`, findings, no entries). A job that is not a mapping, or
+/// has a mistyped field, is an entry with `invalid` set.
+///
+/// Aliases are expanded (an alias to a job, a field value or a params
+/// block works as if written out), but one alias may expand to at most
+/// kMaxAliasNodes parse events, and all aliases of the file together to at
+/// most kMaxAliasNodesTotal; past that the entry using it is invalid.
+void ReadYamlJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out);
+
+inline constexpr unsigned long kMaxAliasNodes = 100'000;
+inline constexpr unsigned long kMaxAliasNodesTotal = 10'000'000;
+
+}  // namespace rescfg
