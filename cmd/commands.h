@@ -93,6 +93,31 @@ struct GraphOptions {
 };
 int RunGraph(const GraphOptions& options);
 
+/// What `rescfg completion` needs to know about the command line. main.cc
+/// fills it from the parser itself, so the scripts cannot drift from it.
+struct CompletionFlag {
+  std::vector<std::string> names;    ///< "-f", "--format"; empty for a positional argument
+  std::string description;
+  enum class Value { kNone, kFile, kChoice, kOther } value = Value::kNone;
+  std::vector<std::string> choices;  ///< for kChoice
+  bool repeatable = false;           ///< may be given more than once (-vv, FILE...)
+};
+
+struct CompletionCommand {
+  std::string name;
+  std::string description;
+  std::vector<CompletionFlag> flags;
+  std::optional<CompletionFlag> positional;
+};
+
+struct CompletionOptions {
+  std::string shell;                 ///< bash | zsh
+  std::string program = "rescfg";
+  std::vector<CompletionFlag> global_flags;
+  std::vector<CompletionCommand> commands;
+};
+int RunCompletion(const CompletionOptions& options);
+
 /// Sets up spdlog on stderr: "rescfg: error: ..." lines; verbosity from -v/-q.
 void SetUpLogging(int verbosity, bool quiet);
 

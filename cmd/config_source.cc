@@ -5,6 +5,7 @@
 #include "config/loader.h"
 #include "jobs/loader.h"
 #include "schedule/report.h"
+#include "state/state_store.h"
 
 namespace rescfg::cmd {
 
@@ -21,18 +22,50 @@ void LogFindings(const std::vector<Finding>& findings) {
   }
 }
 
-std::optional<Config> LoadConfigFrom(const ConfigSource& source) {
-  if (source.config_file.empty()) {
-    spdlog::error("reading the provisioned state is not available yet; use --config FILE");
-    return std::nullopt;
+std::string StateDirOrDefault(const std::string& dir) { return dir.empty() ? ".rescfg" : dir; }
+
+std::optional<Config> LoadConfigForCommand(const std::string& path, int invalid_exit, int* exit_code,
+                                           std::vector<Finding>* findings, bool log_warnings) {
+  LoadedConfig loaded = LoadValidConfig(path);
+  if (findings) *findings = loaded.findings;
+  std::vector<Finding> shown;
+  for (const auto& f : loaded.findings) {
+    if (log_warnings || f.severity == Severity::kError) shown.push_back(f);
   }
-  LoadedConfig loaded = LoadValidConfig(source.config_file);
-  LogFindings(loaded.findings);
+  LogFindings(shown);
   if (!loaded.config) {
-    spdlog::error("{}: the configuration is not usable; run 'rescfg validate {}'", loaded.file, source.config_file);
-    return std::nullopt;
+    *exit_code = loaded.unusable ? kExitUnusable : invalid_exit;
+    if (!loaded.unusable) spdlog::error("{}: the configuration is not valid; run 'rescfg validate {}'", loaded.file, path);
   }
   return loaded.config;
+}
+
+std::optional<StateStore> OpenStateForReading(const std::string& dir, int lock_timeout_seconds) {
+  std::string error;
+  auto store = StateStore::Open(dir, StateStore::Access::kRead, lock_timeout_seconds, &error);
+  if (!store) {
+    spdlog::error("{}", error);
+    return std::nullopt;
+  }
+  for (const auto& note : store->notes()) spdlog::warn("{}: {}", dir, note);
+  return store;
+}
+
+std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* label) {
+  if (source.config_file.empty()) {
+    const std::string dir = StateDirOrDefault(source.state_dir);
+    ProvisionedConfig provisioned = LoadProvisionedConfig(dir, source.lock_timeout_seconds);
+    for (const auto& note : provisioned.notes) spdlog::warn("{}: {}", dir, note);
+    if (!provisioned.config) {
+      spdlog::error("{}", provisioned.error);
+      return std::nullopt;
+    }
+    if (label) *label = dir + " revision " + std::to_string(provisioned.revision);
+    return provisioned.config;
+  }
+  if (label) *label = source.config_file;
+  int exit_code = kExitOk;
+  return LoadConfigForCommand(source.config_file, kExitUnusable, &exit_code);
 }
 
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config) {

@@ -2,21 +2,39 @@
 /// Loading what a command works on, with errors logged for the user.
 
 #include <optional>
+#include <string>
 
 #include "commands.h"
 #include "config/model.h"
 #include "jobs/job.h"
+#include "state/state_store.h"
 
 namespace rescfg::cmd {
 
-/// The configuration from --config FILE or the provisioned --state DIR,
-/// valid and with defaults applied; nullopt (errors logged) when unusable.
-std::optional<Config> LoadConfigFrom(const ConfigSource& source);
+/// The configuration from --config FILE or the provisioned --state DIR
+/// (default .rescfg), valid and with defaults applied; nullopt (errors
+/// logged) when unusable. `label`, when given, says where it came from:
+/// the file, or "DIR revision N".
+std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* label = nullptr);
 
 /// The jobs file's entries; nullopt (errors logged) when the file is unusable.
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config);
 
 /// Logs findings as "file:line:col: severity[code]: message (hint)".
 void LogFindings(const std::vector<Finding>& findings);
+
+/// The state directory to use: `dir`, or ".rescfg" when empty.
+std::string StateDirOrDefault(const std::string& dir);
+
+/// A valid configuration with defaults applied, or nullopt with `exit_code`
+/// set: kExitUnusable for unusable input, `invalid_exit` for an invalid one.
+/// Errors are logged; warnings too when `log_warnings` is set.
+std::optional<Config> LoadConfigForCommand(const std::string& path, int invalid_exit, int* exit_code,
+                                           std::vector<Finding>* findings = nullptr,
+                                           bool log_warnings = true);
+
+/// Opens the state directory for reading, logging leftovers of an
+/// interrupted provision as warnings; nullopt (error logged) when unusable.
+std::optional<StateStore> OpenStateForReading(const std::string& dir, int lock_timeout_seconds);
 
 }  // namespace rescfg::cmd

@@ -1,12 +1,93 @@
+/// `rescfg diff`: a semantic diff of two configurations, or of one against
+/// the provisioned state, optionally with its impact on a jobs snapshot.
+
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cstdio>
+
 #include "commands.h"
+#include "config_source.h"
+#include "diff/config_diff.h"
+#include "diff/impact.h"
+#include "file_io.h"
+#include "jobs/loader.h"
+#include "output/json_writer.h"
+#include "state/state_store.h"
 
 namespace rescfg::cmd {
+namespace {
 
-int RunDiff(const DiffOptions&) {
-  spdlog::error("'diff' is not implemented yet");
-  return kExitUnusable;
+/// The provisioned configuration; an empty one when nothing is provisioned
+/// yet, so the diff shows what a first provision would do.
+std::optional<Config> LoadStateConfig(const DiffOptions& options, std::string* label) {
+  const std::string dir = StateDirOrDefault(options.state_dir);
+  auto store = OpenStateForReading(dir, options.lock_timeout_seconds);
+  if (!store) return std::nullopt;
+  std::string error;
+  auto config = store->ReadConfig(store->revision(), &error);
+  if (!config) spdlog::error("{}", error);
+  *label = dir + " revision " + std::to_string(store->revision());
+  return config;
+}
+
+}  // namespace
+
+int RunDiff(const DiffOptions& options) {
+  if (options.against_state == (options.files.size() == 2)) {
+    spdlog::error(options.against_state ? "with --state, give only the NEW configuration"
+                                        : "give OLD and NEW configurations, or NEW with --state DIR");
+    return kExitUnusable;
+  }
+  int exit_code = kExitOk;
+  std::string old_label;
+  std::optional<Config> old_config;
+  if (options.against_state) {
+    old_config = LoadStateConfig(options, &old_label);
+    if (!old_config) return kExitUnusable;
+  } else {
+    old_label = options.files[0];
+    old_config = LoadConfigForCommand(options.files[0], kExitUnusable, &exit_code);
+    if (!old_config) return exit_code;
+  }
+  const std::string& new_file = options.files.back();
+  auto new_config = LoadConfigForCommand(new_file, kExitUnusable, &exit_code);
+  if (!new_config) return exit_code;
+
+  ConfigDiff diff = DiffConfigs(*old_config, *new_config);
+  std::optional<std::vector<JobImpact>> impact;
+  if (!options.jobs.file.empty()) {
+    std::optional<JobsFormat> format;
+    if (options.jobs.format == "yaml") format = JobsFormat::kYaml;
+    if (options.jobs.format == "jsonl") format = JobsFormat::kJsonLines;
+    LoadedJobs jobs = LoadJobsFile(options.jobs.file, format,
+                                   ImpactParameterPaths(*old_config, *new_config));
+    LogFindings(jobs.findings);
+    if (jobs.unusable) return kExitUnusable;
+    impact = ComputeImpact(*old_config, *new_config, jobs.entries);
+  }
+
+  std::string out;
+  if (options.format == "json") {
+    JsonWriter json(2);
+    json.BeginObject().Field("old", old_label).Field("new", DisplayName(new_file)).Field("same", diff.empty());
+    json.Key("changes");
+    WriteDiffJson(diff, json);
+    if (impact) {
+      json.Key("impact");
+      WriteImpactJson(*impact, json);
+    }
+    json.EndObject();
+    out = json.str() + "\n";
+  } else {
+    out = RenderDiffText(diff);
+    if (impact) {
+      out += "\nImpact on the jobs in " + DisplayName(options.jobs.file) + ":\n" + RenderImpactText(*impact);
+    }
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (std::fflush(stdout) != 0) return kExitUnusable;
+  return diff.empty() ? kExitOk : kExitFindings;
 }
 
 }  // namespace rescfg::cmd

@@ -1,12 +1,61 @@
+/// `rescfg history`: the provisioned revisions, oldest first. Every stored
+/// revision is checked against its recorded sha256 on the way.
+
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
+
 #include "commands.h"
+#include "config_source.h"
+#include "output/json_writer.h"
+#include "output/text_table.h"
+#include "state/state_store.h"
 
 namespace rescfg::cmd {
 
-int RunHistory(const HistoryOptions&) {
-  spdlog::error("'history' is not implemented yet");
-  return kExitUnusable;
+int RunHistory(const HistoryOptions& options) {
+  const std::string dir = StateDirOrDefault(options.state_dir);
+  auto store = OpenStateForReading(dir, options.lock_timeout_seconds);
+  if (!store) return kExitUnusable;
+  std::string error;
+  for (const auto& entry : store->history()) {
+    if (!store->ReadRevision(entry.revision, &error)) {
+      spdlog::error("{}", error);
+      return kExitUnusable;
+    }
+  }
+  std::string out;
+  if (options.format == "json") {
+    JsonWriter json(2);
+    json.BeginObject().Field("current", int64_t(store->revision())).Key("revisions").BeginArray();
+    for (const auto& e : store->history()) {
+      json.BeginObject()
+          .Field("revision", int64_t(e.revision))
+          .Field("sha256", e.sha256)
+          .Field("time", e.time)
+          .Field("user", e.user)
+          .Field("message", e.message)
+          .Field("changes", int64_t(e.changes))
+          .EndObject();
+    }
+    json.EndArray().EndObject();
+    out = json.str() + "\n";
+  } else if (store->history().empty()) {
+    out = "Nothing has been provisioned in " + dir + " yet.\n";
+  } else {
+    TextTable table({"REVISION", "TIME", "USER", "CHANGES", "SHA256", "MESSAGE"});
+    table.SetAlign(0, TextTable::Align::kRight);
+    table.SetAlign(3, TextTable::Align::kRight);
+    for (const auto& e : store->history()) {
+      std::string message = e.message;
+      for (char& c : message) if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+      table.AddRow({std::to_string(e.revision), e.time, e.user, std::to_string(e.changes),
+                    e.sha256.substr(0, 12), message});
+    }
+    out = table.Render();
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return std::fflush(stdout) == 0 ? kExitOk : kExitUnusable;
 }
 
 }  // namespace rescfg::cmd

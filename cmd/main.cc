@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "commands.h"
@@ -34,6 +35,48 @@ void AddJobsSource(CLI::App* app, JobsSource* jobs, bool required) {
       ->check(CLI::IsMember({"yaml", "jsonl"}));
 }
 
+/// One option as the completion scripts see it: its names, whether it takes
+/// a value, and the value's choices (from its IsMember check, shown by CLI11
+/// as "TEXT:{a,b}").
+CompletionFlag DescribeOption(const CLI::Option* opt) {
+  CompletionFlag flag;
+  for (const auto& name : opt->get_snames()) flag.names.push_back("-" + name);
+  for (const auto& name : opt->get_lnames()) flag.names.push_back("--" + name);
+  flag.description = opt->get_description();
+  if (opt->get_items_expected_max() == 0) {
+    flag.repeatable = opt->get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll;
+    return flag;
+  }
+  flag.repeatable = opt->get_expected_max() > 1;
+  std::string type = opt->get_type_name();
+  std::string checks = type.substr(std::min(type.size(), type.find(':') + 1));
+  type = type.substr(0, type.find(':'));
+  if (checks.size() > 2 && checks.front() == '{' && checks.back() == '}') {
+    flag.value = CompletionFlag::Value::kChoice;
+    std::string list = checks.substr(1, checks.size() - 2);
+    for (size_t start = 0; start <= list.size();) {
+      size_t comma = std::min(list.find(',', start), list.size());
+      flag.choices.push_back(list.substr(start, comma - start));
+      start = comma + 1;
+    }
+  } else {
+    flag.value = type == "TEXT" ? CompletionFlag::Value::kFile : CompletionFlag::Value::kOther;
+  }
+  return flag;
+}
+
+CompletionCommand DescribeCommand(const CLI::App* app) {
+  CompletionCommand command{app->get_name(), app->get_description(), {}, {}};
+  for (const CLI::Option* opt : app->get_options()) {
+    if (opt->nonpositional()) {
+      command.flags.push_back(DescribeOption(opt));
+    } else {
+      command.positional = DescribeOption(opt);
+    }
+  }
+  return command;
+}
+
 }  // namespace
 }  // namespace rescfg::cmd
 
@@ -43,6 +86,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("rescfg ") + RESCFG_VERSION);
   app.footer(kFooter);
   app.require_subcommand(1);
+  app.fallthrough();  // -v and -q also after the command: rescfg schedule -q ...
   int verbosity = 0;
   bool quiet = false;
   app.add_flag("-v,--verbose", verbosity, "More log output on stderr (repeatable)");
@@ -131,6 +175,16 @@ int main(int argc, char** argv) {
   AddConfigSource(graph_cmd, &graph.config);
   graph_cmd->add_option("--format,-f", graph.format, "mermaid or dot")->check(CLI::IsMember({"mermaid", "dot"}));
   graph_cmd->callback([&] { exit_code = RunGraph(graph); });
+
+  CompletionOptions completion;
+  auto* completion_cmd = app.add_subcommand("completion", "Print a shell completion script for bash or zsh");
+  completion_cmd->add_option("SHELL", completion.shell, "bash or zsh")->required()->check(CLI::IsMember({"bash", "zsh"}));
+  completion_cmd->footer("Example: rescfg completion bash > ~/.local/share/bash-completion/completions/rescfg");
+  completion_cmd->callback([&] {
+    completion.global_flags = DescribeCommand(&app).flags;
+    for (const CLI::App* sub : app.get_subcommands({})) completion.commands.push_back(DescribeCommand(sub));
+    exit_code = RunCompletion(completion);
+  });
 
   app.parse_complete_callback([&] { SetUpLogging(verbosity, quiet); });
   try {

@@ -1,12 +1,32 @@
+/// `rescfg status`: pool and profile cards for the provisioned (or a given)
+/// configuration, with job counts when a jobs snapshot is given.
+
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
+
 #include "commands.h"
+#include "config_source.h"
+#include "schedule/report.h"
+#include "status/status.h"
 
 namespace rescfg::cmd {
 
-int RunStatus(const StatusOptions&) {
-  spdlog::error("'status' is not implemented yet");
-  return kExitUnusable;
+int RunStatus(const StatusOptions& options) {
+  std::string label;
+  auto config = LoadConfigFrom(options.config, &label);
+  if (!config) return kExitUnusable;
+  std::vector<JobEntry> entries;
+  const bool with_jobs = !options.jobs.file.empty();
+  if (with_jobs) {
+    auto jobs = LoadJobsFrom(options.jobs, *config);
+    if (!jobs) return kExitUnusable;
+    entries = std::move(jobs->entries);
+  }
+  StatusReport status = BuildStatus(*config, BuildSchedule(*config, entries), label, with_jobs);
+  std::string out = options.format == "json" ? RenderStatusJson(status) : RenderStatusTable(status);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return std::fflush(stdout) == 0 ? kExitOk : kExitUnusable;
 }
 
 }  // namespace rescfg::cmd

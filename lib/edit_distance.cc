@@ -6,6 +6,9 @@
 namespace rescfg {
 
 int EditDistance(std::string_view a, std::string_view b, int max_distance) {
+  // Every insertion or deletion costs one: no need to compare further.
+  size_t length_gap = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+  if (length_gap > static_cast<size_t>(max_distance)) return max_distance + 1;
   auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
   std::vector<int> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
@@ -26,6 +29,9 @@ int EditDistance(std::string_view a, std::string_view b, int max_distance) {
 }
 
 std::string ClosestMatch(std::string_view word, const std::vector<std::string>& candidates) {
+  // Nobody misspells a 100-character name; skipping keeps this cheap on
+  // hostile input (the distance is quadratic in the lengths).
+  if (word.size() > 100) return "";
   int limit = std::max<int>(1, static_cast<int>(word.size()) / 3);
   std::string best;
   int best_distance = limit + 1;

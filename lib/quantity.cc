@@ -106,6 +106,10 @@ std::optional<Quantity> ParseQuantity(std::string_view raw, QuantityError* error
   if (s.size() > 40) shown += "...";
   if (s.empty()) return Fail(error, "empty value is not a quantity");
   if (s.front() == '-') {
+    // "-0" is not below 0, but it is not written as an amount either.
+    if (s.find_first_not_of("0.", 1) == std::string_view::npos && s.size() > 1) {
+      return Fail(error, "'" + shown + "' has a sign; write the plain number");
+    }
     return Fail(error, "'" + shown + "' is negative; amounts are never below 0");
   }
   if (s.front() == '+') return Fail(error, "'" + shown + "' has a sign; write the plain number");

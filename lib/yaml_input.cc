@@ -1,35 +1,43 @@
 #include "yaml_input.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
+#include <sstream>
 
 #include "edit_distance.h"
 
 namespace rescfg {
 
+size_t Utf8SequenceLength(std::string_view text, size_t i) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  unsigned char c = s[i];
+  size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  bool ok = len != 0 && i + len <= text.size();
+  for (size_t k = 1; ok && k < len; ++k) ok = (s[i + k] & 0xC0) == 0x80;
+  if (ok && len == 2) ok = c >= 0xC2;
+  if (ok && len == 3) {
+    unsigned cp = ((c & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) | (s[i + 2] & 0x3Fu);
+    ok = cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF);
+  }
+  if (ok && len == 4) {
+    unsigned cp = ((c & 0x07u) << 18) | ((s[i + 1] & 0x3Fu) << 12) | ((s[i + 2] & 0x3Fu) << 6) |
+                  (s[i + 3] & 0x3Fu);
+    ok = cp >= 0x10000 && cp <= 0x10FFFF;
+  }
+  return ok ? len : 0;
+}
+
 bool IsValidUtf8(std::string_view text, Mark* where) {
   int line = 1, column = 1;
   size_t i = 0;
-  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   while (i < text.size()) {
-    unsigned char c = s[i];
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = len != 0 && i + len <= text.size();
-    for (size_t k = 1; ok && k < len; ++k) ok = (s[i + k] & 0xC0) == 0x80;
-    if (ok && len == 2) ok = c >= 0xC2;
-    if (ok && len == 3) {
-      unsigned cp = ((c & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) | (s[i + 2] & 0x3Fu);
-      ok = cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF);
-    }
-    if (ok && len == 4) {
-      unsigned cp = ((c & 0x07u) << 18) | ((s[i + 1] & 0x3Fu) << 12) | ((s[i + 2] & 0x3Fu) << 6) |
-                    (s[i + 3] & 0x3Fu);
-      ok = cp >= 0x10000 && cp <= 0x10FFFF;
-    }
-    if (!ok) {
+    size_t len = Utf8SequenceLength(text, i);
+    if (len == 0) {
       if (where) *where = {line, column};
       return false;
     }
-    if (c == '\n') { ++line; column = 1; } else { ++column; }
+    if (text[i] == '\n') { ++line; column = 1; } else { ++column; }
     i += len;
   }
   return true;
@@ -53,8 +61,58 @@ std::string DescribeNode(const YAML::Node& node) {
   return "'" + node.Scalar().substr(0, 40) + "'";
 }
 
+namespace {
+
+/// Counts nodes as the parser reports them and stops the parse past a
+/// limit, before yaml-cpp builds a tree of them.
+class NodeCounter : public YAML::EventHandler {
+ public:
+  struct TooMany {};
+  explicit NodeCounter(size_t limit) : left_(limit) {}
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override { Count(); }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { Count(); }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {
+    Count();
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    Count();
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    Count();
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void Count() {
+    if (left_-- == 0) throw TooMany{};
+  }
+  size_t left_;
+};
+
+/// False when `text` holds more than `limit` nodes. Throws YAML::Exception
+/// on a syntax error, like YAML::LoadAll.
+bool WithinNodeLimit(const std::string& text, size_t limit) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  NodeCounter counter(limit);
+  try {
+    while (parser.HandleNextDocument(counter)) {
+    }
+  } catch (const NodeCounter::TooMany&) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<YAML::Node> ParseYaml(std::string_view text, const std::string& file,
-                                    std::vector<Finding>* findings) {
+                                    std::vector<Finding>* findings, size_t max_nodes) {
   Mark bad;
   if (!IsValidUtf8(text, &bad)) {
     findings->push_back({"invalid-utf8", Severity::kError, file, bad, "",
@@ -67,7 +125,28 @@ std::optional<YAML::Node> ParseYaml(std::string_view text, const std::string& fi
     return std::nullopt;
   }
   try {
-    return YAML::Load(std::string(text));
+    std::string copy(text);
+    if (max_nodes > 0 && !WithinNodeLimit(copy, max_nodes)) {
+      findings->push_back({"too-large", Severity::kError, file, {1, 1}, "",
+                           "the document has more than " + std::to_string(max_nodes) +
+                               " YAML nodes; it is too large to read",
+                           ""});
+      return std::nullopt;
+    }
+    // One document: a second one would be silently ignored by YAML::Load.
+    std::vector<YAML::Node> documents = YAML::LoadAll(copy);
+    std::optional<YAML::Node> root;
+    for (const auto& document : documents) {
+      if (document.IsNull()) continue;  // an empty document, e.g. after a trailing ---
+      if (root) {
+        findings->push_back({"multiple-documents", Severity::kError, file, MarkOf(document), "",
+                             "the file holds more than one YAML document; it must hold one",
+                             "remove the second '---' and what follows, or use one file per document"});
+        return std::nullopt;
+      }
+      root = document;
+    }
+    return root ? *root : YAML::Node();
   } catch (const YAML::Exception& e) {
     Mark m{e.mark.is_null() ? 1 : e.mark.line + 1, e.mark.is_null() ? 1 : e.mark.column + 1};
     std::string message = e.msg.empty() ? "YAML syntax error" : "YAML syntax error: " + e.msg;
@@ -86,7 +165,9 @@ MapReader::MapReader(const YAML::Node& map, std::string path, std::vector<std::s
                      const std::string& file, std::vector<Finding>* findings)
     : map_mark_(MarkOf(map)) {
   for (auto it = map.begin(); it != map.end(); ++it) {
-    const YAML::Node& key = it->first;
+    // A copy: `it->` yields a temporary proxy, so a reference would dangle.
+    const YAML::Node key = it->first;
+    const YAML::Node value = it->second;
     std::string name = key.IsScalar() ? key.Scalar() : std::string();
     std::string where = path.empty() ? name : path + "." + name;
     if (!key.IsScalar()) {
@@ -109,7 +190,7 @@ MapReader::MapReader(const YAML::Node& map, std::string path, std::vector<std::s
                            "keep one of them"});
       continue;
     }
-    entries_.push_back({name, {key, it->second}});
+    entries_.push_back({name, {key, value}});
   }
 }
 

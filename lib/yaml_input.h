@@ -15,13 +15,21 @@
 
 namespace rescfg {
 
+/// The length of the valid UTF-8 sequence at `text[i]` (1 to 4), or 0 when
+/// the bytes there are not one (overlong, surrogate, truncated, > U+10FFFF).
+size_t Utf8SequenceLength(std::string_view text, size_t i);
+
 /// Checks `text` is valid UTF-8; on failure sets the 1-based position.
 bool IsValidUtf8(std::string_view text, Mark* where);
 
 /// Parses one YAML document. On failure appends a "yaml-syntax" finding
-/// (or "invalid-utf8") and returns nullopt. An empty document yields a null node.
+/// (or "invalid-utf8", or "multiple-documents" when the stream holds more
+/// than one non-empty document) and returns nullopt. An empty document
+/// yields a null node. With `max_nodes`, a document of more nodes (scalars,
+/// collections, aliases) is refused as "too-large" before its tree is built:
+/// yaml-cpp spends about a microsecond and a few hundred bytes per node.
 std::optional<YAML::Node> ParseYaml(std::string_view text, const std::string& file,
-                                    std::vector<Finding>* findings);
+                                    std::vector<Finding>* findings, size_t max_nodes = 0);
 
 /// 1-based position of a node.
 Mark MarkOf(const YAML::Node& node);

@@ -244,6 +244,10 @@ TEST(YamlJobs, Aliases) {
   EXPECT_EQ(whole_job.entries[1].policy, "Dev");
   EXPECT_EQ(whole_job.entries[1].mark.line, 5);  // where the alias is
 
+  auto merge = Yaml(kHeader + "jobs:\n  - &d {id: a, policy: Dev}\n  - {<<: *d, id: b}\n");
+  ASSERT_EQ(merge.entries.size(), 2u);
+  EXPECT_EQ(merge.entries[1].invalid, "merge keys ('<<') are not supported; write the fields out");
+
   // An alias inside the node it names cannot be expanded.
   auto cyclic = Yaml(kHeader + "jobs:\n  - {id: a, policy: &p [*p]}\n  - {id: b, params: &q {runtime: *q}}\n",
                      {"runtime.gpus_request"});

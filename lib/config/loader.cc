@@ -8,6 +8,16 @@
 namespace rescfg {
 namespace {
 
+/// C0 controls, DEL, and the C1 controls U+0080..U+009F (0xC2 0x80..0x9F).
+bool HasControlCharacter(std::string_view text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if (c < 0x20 || c == 0x7F || (c == 0xC2 && next >= 0x80 && next <= 0x9F)) return true;
+  }
+  return false;
+}
+
 /// Walks the YAML tree of one configuration file, collecting findings.
 class ConfigReader {
  public:
@@ -53,7 +63,9 @@ std::string ConfigReader::EntryPath(const char* list, const YAML::Node& node, si
   if (node.IsMap()) {
     try {
       YAML::Node name = node["name"];
-      if (name.IsScalar() && !name.Scalar().empty()) return std::string(list) + "[" + name.Scalar() + "]";
+      if (name.IsScalar() && !name.Scalar().empty() && !HasControlCharacter(name.Scalar())) {
+        return std::string(list) + "[" + name.Scalar() + "]";
+      }
     } catch (const YAML::Exception&) {
     }
   }
@@ -75,11 +87,9 @@ std::optional<std::string> ConfigReader::Name(const YAML::Node& node, const std:
     Error("bad-name", MarkOf(node), path, "a name must not be empty");
     return std::nullopt;
   }
-  for (unsigned char c : *text) {
-    if (c < 0x20 || c == 0x7F) {
-      Error("bad-name", MarkOf(node), path, "a name must not contain control characters");
-      return std::nullopt;
-    }
+  if (HasControlCharacter(*text)) {
+    Error("bad-name", MarkOf(node), path, "a name must not contain control characters");
+    return std::nullopt;
   }
   return text;
 }
@@ -258,6 +268,9 @@ Profile ConfigReader::ReadProfile(const YAML::Node& node, size_t index, bool* ok
     profile.policy_priority_mark = MarkOf(*p);
     profile.policy_priority = NameList(*p, path + ".policyPriority");
   }
+  if (auto d = map.Get("description")) {
+    if (auto text = Text(*d, path + ".description")) profile.description = *text;
+  }
   return profile;
 }
 
@@ -395,7 +408,7 @@ Config ConfigReader::Read(const YAML::Node& root) {
 LoadedConfig LoadConfigText(std::string_view text, const std::string& file) {
   LoadedConfig result;
   result.file = file;
-  auto root = ParseYaml(text, file, &result.findings);
+  auto root = ParseYaml(text, file, &result.findings, kMaxConfigNodes);
   if (!root) {
     result.unusable = true;
     return result;
@@ -408,17 +421,23 @@ LoadedConfig LoadConfigText(std::string_view text, const std::string& file) {
     result.findings.push_back({"yaml-syntax", Severity::kError, file, {e.mark.line + 1, e.mark.column + 1},
                                "", std::string("cannot read the document: ") + e.what(), ""});
     result.unusable = true;
+  } catch (const std::exception& e) {
+    result.findings.push_back({"yaml-syntax", Severity::kError, file, {1, 1}, "",
+                               std::string("cannot read the document: ") + e.what(), ""});
+    result.unusable = true;
   }
   return result;
 }
 
 LoadedConfig LoadConfigFile(const std::string& path) {
   std::string error;
-  auto text = ReadWholeFile(path, &error);
+  auto text = ReadWholeFile(path, &error, kMaxConfigBytes);
   if (!text) {
     LoadedConfig result;
     result.file = DisplayName(path);
     result.unusable = true;
+    // The finding already names the file.
+    if (error.rfind(result.file + ": ", 0) == 0) error.erase(0, result.file.size() + 2);
     result.findings.push_back({"unreadable", Severity::kError, result.file, {}, "", error, ""});
     return result;
   }

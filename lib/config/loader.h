@@ -4,7 +4,15 @@
 /// The loader checks shape only: YAML syntax, apiVersion/kind, unknown and
 /// duplicate keys, missing and mistyped fields, quantities, names. Cross
 /// references and capacity checks are lib/validate's job.
+///
+/// Codes: unreadable, invalid-utf8, yaml-syntax, multiple-documents, too-large (these
+/// make the file unusable), wrong-type, missing-field, unknown-key,
+/// duplicate-key, bad-quantity, bad-name, bad-value, bad-api-version,
+/// bad-kind. Paths use 0-based list indexes, and an entry's name when it
+/// has one: profiles[4xGPU].links[1].pool is the second link.
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +22,14 @@
 #include "finding.h"
 
 namespace rescfg {
+
+/// Largest configuration file read (bytes). Real configurations are a few
+/// kilobytes; the ceiling keeps parse time and memory bounded (yaml-cpp
+/// needs several hundred bytes per node and parses a few MB per second).
+constexpr uint64_t kMaxConfigBytes = uint64_t(1) << 20;
+/// Largest number of YAML nodes in a configuration: a thousand pools and
+/// profiles with a few links each need well under half of it.
+constexpr size_t kMaxConfigNodes = 100'000;
 
 struct LoadedConfig {
   std::string file;               ///< as shown in findings

@@ -26,32 +26,37 @@ std::string DefaultPolicyQueue(const std::string& policy, const std::string& pro
   return policy + "/" + profile;
 }
 
+namespace {
+
+/// The names of `candidates` for which `involved` holds, in file order, once
+/// each: the default of executionPriority and policyPriority.
+template <typename T, typename Pred>
+std::vector<NameRef> NamesInFileOrder(const std::vector<T>& candidates, Pred involved) {
+  std::vector<NameRef> order;
+  for (const T& candidate : candidates) {
+    bool seen = std::any_of(order.begin(), order.end(), [&](const NameRef& r) { return r.name == candidate.name; });
+    if (involved(candidate) && !seen) order.push_back({candidate.name, {}});
+  }
+  return order;
+}
+
+}  // namespace
+
 void ApplyDefaults(Config& config) {
   for (auto& pool : config.pools) {
     if (pool.queue.empty()) pool.queue = pool.name;
     if (!pool.execution_priority) {
-      std::vector<NameRef> order;
-      for (const auto& profile : config.profiles) {
-        bool linked = std::any_of(profile.links.begin(), profile.links.end(),
-                                  [&](const Link& l) { return l.pool == pool.name; });
-        bool seen = std::any_of(order.begin(), order.end(),
-                                [&](const NameRef& r) { return r.name == profile.name; });
-        if (linked && !seen) order.push_back({profile.name, {}});
-      }
-      pool.execution_priority = std::move(order);
+      pool.execution_priority = NamesInFileOrder(config.profiles, [&](const Profile& profile) {
+        return std::any_of(profile.links.begin(), profile.links.end(), [&](const Link& l) { return l.pool == pool.name; });
+      });
     }
   }
   for (auto& profile : config.profiles) {
     if (!profile.policy_priority) {
-      std::vector<NameRef> order;
-      for (const auto& policy : config.policies) {
-        bool uses = std::any_of(policy.profiles.begin(), policy.profiles.end(),
-                                [&](const PolicyProfile& pp) { return pp.profile == profile.name; });
-        bool seen = std::any_of(order.begin(), order.end(),
-                                [&](const NameRef& r) { return r.name == policy.name; });
-        if (uses && !seen) order.push_back({policy.name, {}});
-      }
-      profile.policy_priority = std::move(order);
+      profile.policy_priority = NamesInFileOrder(config.policies, [&](const Policy& policy) {
+        return std::any_of(policy.profiles.begin(), policy.profiles.end(),
+                           [&](const PolicyProfile& entry) { return entry.profile == profile.name; });
+      });
     }
   }
   for (auto& policy : config.policies) {

@@ -48,6 +48,7 @@ struct Profile {
   Queueing queueing = Queueing::kBestEffortFIFO;
   std::vector<Link> links;
   std::optional<std::vector<NameRef>> policy_priority;  ///< default: using policies in file order
+  std::string description;
   Mark mark, name_mark, allotment_mark, dynamic_mark, links_mark, policy_priority_mark;
   bool operator==(const Profile&) const = default;
 };

@@ -1,6 +1,7 @@
 #include "jobs/job_fields.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace rescfg {
 
@@ -44,6 +45,23 @@ std::string MistypedFieldMessage(std::string_view key, JobField field, std::stri
 void AddProblem(JobEntry* e, std::string_view problem) {
   if (!e->invalid.empty()) e->invalid += "; ";
   e->invalid += problem;
+}
+
+std::string Excerpt(std::string_view text) {
+  constexpr size_t kMax = 40;
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  bool cut = text.size() > kMax;
+  if (cut) {
+    size_t end = kMax;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+    text = text.substr(0, end);
+  }
+  std::string out(text);
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
+  }
+  return cut ? out + "..." : out;
 }
 
 std::optional<std::string_view> FindDuplicateKey(const std::vector<std::string_view>& keys) {

@@ -33,6 +33,10 @@ std::string MistypedFieldMessage(std::string_view key, JobField field, std::stri
 /// Adds a problem to the entry's `invalid` message ("; " between problems).
 void AddProblem(JobEntry* entry, std::string_view problem);
 
+/// The start of a value for a message: at most 40 bytes, cut on a character
+/// boundary, control characters shown as '?', "..." when cut.
+std::string Excerpt(std::string_view text);
+
 /// Reports the first key given twice, if any (sorts a copy when there are many).
 std::optional<std::string_view> FindDuplicateKey(const std::vector<std::string_view>& keys);
 

@@ -69,25 +69,6 @@ bool IsJsonNumber(std::string_view s) {
   return i == n;
 }
 
-/// The start of a line for a message: at most 40 bytes, cut on a character
-/// boundary, control characters shown as '?'.
-std::string Excerpt(std::string_view line) {
-  constexpr size_t kMax = 40;
-  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-  line = TrimTrailingSpace(line);
-  bool cut = line.size() > kMax;
-  if (cut) {
-    size_t end = kMax;
-    while (end > 0 && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80) --end;
-    line = line.substr(0, end);
-  }
-  std::string out(line);
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
-  }
-  return cut ? out + "..." : out;
-}
-
 std::string SyntaxMessage(error_code error) {
   switch (error) {
     case simdjson::UTF8_ERROR: return "not valid UTF-8 text";
@@ -95,7 +76,8 @@ std::string SyntaxMessage(error_code error) {
     case simdjson::UNCLOSED_STRING: return "not valid JSON: a string is not closed";
     case simdjson::STRING_ERROR: return "not valid JSON: bad string (escape or control character)";
     case simdjson::NUMBER_ERROR: return "not valid JSON: bad number";
-    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT: return "not valid JSON: an object or array is not closed";
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+      return "not valid JSON: an object or array is not closed, or text follows the object";
     case simdjson::TRAILING_CONTENT: return "not valid JSON: text after the object";
     default: return "not valid JSON";
   }
@@ -136,8 +118,10 @@ error_code JsonLinesReader::Skip(od::value value, int depth) {
     case od::json_type::object: {
       od::object object;
       if (auto error = value.get_object().get(object)) return error;
-      for (auto field : object) {
+      for (auto member : object) {
+        od::field field;
         std::string_view key;
+        if (auto error = std::move(member).get(field)) return error;
         if (auto error = field.unescaped_key().get(key)) return error;
         if (auto error = Skip(field.value(), depth + 1)) return error;
       }
@@ -186,8 +170,10 @@ error_code JsonLinesReader::ReadParam(od::value value, int node, JobEntry* entry
       if (!query_.HasChildren(node)) return Skip(value, depth);
       od::object object;
       if (auto error = value.get_object().get(object)) return error;
-      for (auto field : object) {
+      for (auto member : object) {
+        od::field field;
         std::string_view key;
+        if (auto error = std::move(member).get(field)) return error;
         if (auto error = field.unescaped_key().get(key)) return error;
         int child = query_.Child(node, key);
         auto error = child < 0 ? Skip(field.value(), depth + 1)
@@ -273,7 +259,13 @@ void JsonLinesReader::ReadLine(std::string_view line, size_t capacity, JobEntry*
   od::object object;
   if (!error) error = doc.get_object().get(object);
   capture_.Reset();
-  if (!error) error = ReadJob(object, entry);
+  if (!error) {
+    try {  // results are checked before use, so this is only a safety net
+      error = ReadJob(object, entry);
+    } catch (const simdjson::simdjson_error& e) {
+      error = e.error();
+    }
+  }
   // After the object only whitespace may follow.
   if (!error && !doc.current_location().error()) error = simdjson::TRAILING_CONTENT;
   if (error) {

@@ -69,10 +69,12 @@ Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string* sour
   return profile.allotment;
 }
 
-void Reject(JobOutcome* out, const char* reason, std::string message) {
+/// Marks the outcome rejected; the message starts with the entry's line so
+/// the user can find it in the file.
+void Reject(JobOutcome* out, const JobEntry& entry, const char* reason, std::string message) {
   out->status = JobStatus::kRejected;
   out->reason = reason;
-  out->message = std::move(message);
+  out->message = entry.mark.line > 0 ? "line " + std::to_string(entry.mark.line) + ": " + message : message;
   out->pool.reset();
   out->queue.reset();
   out->resources.reset();
@@ -132,10 +134,10 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
           holding = NeedOf(config.profiles[*profile], e, &source, &note);
         }
       }
-      if (!invalid.empty()) { Reject(&out, "invalid-job", invalid); continue; }
-      if (duplicate) { Reject(&out, "duplicate-id", "id '" + *out.id + "' appears earlier in the file"); continue; }
+      if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); continue; }
+      if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + *out.id + "' appears earlier in the file"); continue; }
       auto pool = Directory::Find(dir.pools, e.pool);
-      if (!pool) { Reject(&out, "unknown-pool", "pool '" + *e.pool + "' is not in the configuration"); continue; }
+      if (!pool) { Reject(&out, e, "unknown-pool", "pool '" + *e.pool + "' is not in the configuration"); continue; }
       out.pool = config.pools[*pool].name;
       out.queue = config.pools[*pool].queue;
       out.resources = holding;
@@ -179,13 +181,13 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
       enqueued = ParseRfc3339(*e.enqueued);
       if (!enqueued) invalid = "enqueued '" + e.enqueued->substr(0, 40) + "' is not an RFC 3339 time such as 2026-11-29T10:00:00Z";
     }
-    if (!invalid.empty()) { Reject(&out, "invalid-job", invalid); continue; }
-    if (duplicate) { Reject(&out, "duplicate-id", "id '" + *out.id + "' appears earlier in the file"); continue; }
-    if (e.queue && !via_queue) { Reject(&out, "unknown-queue", "no policy has a queue named '" + *e.queue + "'"); continue; }
-    if (!policy) { Reject(&out, "unknown-policy", "policy '" + *e.policy + "' is not in the configuration"); continue; }
-    if (!profile) { Reject(&out, "unknown-profile", "profile '" + *e.profile + "' is not in the configuration"); continue; }
+    if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); continue; }
+    if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + *out.id + "' appears earlier in the file"); continue; }
+    if (e.queue && !via_queue) { Reject(&out, e, "unknown-queue", "no policy has a queue named '" + *e.queue + "'"); continue; }
+    if (!policy) { Reject(&out, e, "unknown-policy", "policy '" + *e.policy + "' is not in the configuration"); continue; }
+    if (!profile) { Reject(&out, e, "unknown-profile", "profile '" + *e.profile + "' is not in the configuration"); continue; }
     if (!dir.allowed.count({*policy, *profile})) {
-      Reject(&out, "profile-not-allowed", "policy '" + config.policies[*policy].name + "' does not list profile '" +
+      Reject(&out, e, "profile-not-allowed", "policy '" + config.policies[*policy].name + "' does not list profile '" +
                                               config.profiles[*profile].name + "'");
       continue;
     }

@@ -37,7 +37,8 @@ bool IsStart(Ev t) { return t == Ev::kSeqStart || t == Ev::kMapStart; }
 bool IsEnd(Ev t) { return t == Ev::kSeqEnd || t == Ev::kMapEnd; }
 
 constexpr std::string_view kCyclicAlias = "an alias refers to a node that contains it";
-constexpr std::string_view kAliasTooLarge = "aliases expand to too many nodes (more than 100000)";
+const std::string kAliasTooLarge =
+    "aliases expand to too many nodes (more than " + std::to_string(kMaxAliasNodes) + ")";
 
 /// Lets yaml-cpp read a buffer through std::istream without copying it.
 class MemoryBuffer : public std::streambuf {
@@ -112,7 +113,7 @@ class JobListBuilder {
 std::string JobListBuilder::Describe(const Event& ev) {
   switch (ev.type) {
     case Ev::kNull: return "nothing (null)";
-    case Ev::kScalar: return "'" + std::string(ev.text.substr(0, 40)) + "'";
+    case Ev::kScalar: return "'" + Excerpt(ev.text) + "'";
     case Ev::kSeqStart: return "a list";
     case Ev::kMapStart: return "a mapping";
     default: return "an alias";
@@ -281,6 +282,7 @@ void JobListBuilder::JobNode(State& top, const Event& ev) {
     top.key.assign(ev.text);
     job_keys_.push_back(top.key);
     top.target = static_cast<int>(JobFieldOf(top.key));
+    if (top.key == "<<") AddEntryProblem("merge keys ('<<') are not supported; write the fields out");
     Advance();
     return;
   }
@@ -342,6 +344,7 @@ void JobListBuilder::ParamNode(State& top, const Event& ev) {
 }
 
 void JobListBuilder::Close() {
+  if (stack_.size() <= 1) return;  // unbalanced events: the parser reports those
   const Frame kind = stack_.back().kind;
   if (kind == Frame::kJob) FinishJob();
   stack_.pop_back();

@@ -18,7 +18,9 @@ namespace rescfg {
 /// Aliases are expanded (an alias to a job, a field value or a params
 /// block works as if written out), but one alias may expand to at most
 /// kMaxAliasNodes parse events, and all aliases of the file together to at
-/// most kMaxAliasNodesTotal; past that the entry using it is invalid.
+/// most kMaxAliasNodesTotal; past that the entry using it is invalid. An
+/// alias in a place the reader ignores is never expanded. Merge keys (`<<`)
+/// are not supported: a job using one is invalid, with a message saying so.
 void ReadYamlJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out);
 
 inline constexpr unsigned long kMaxAliasNodes = 100'000;

@@ -1,12 +1,27 @@
 #include "output/flat_record.h"
 
-#include <cstdio>
+#include "yaml_input.h"
 
 namespace rescfg {
 
 void AppendJsonString(std::string* out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
   out->push_back('"');
-  for (char c : s) {
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      // Valid UTF-8 passes through; any other byte (a file name can hold
+      // anything) becomes U+FFFD so the output stays valid JSON.
+      size_t len = Utf8SequenceLength(s, i);
+      if (len > 0) {
+        out->append(s.substr(i, len));
+        i += len;
+      } else {
+        out->append("\\ufffd");
+        ++i;
+      }
+      continue;
+    }
     switch (c) {
       case '"': out->append("\\\""); break;
       case '\\': out->append("\\\\"); break;
@@ -14,14 +29,15 @@ void AppendJsonString(std::string* out, std::string_view s) {
       case '\r': out->append("\\r"); break;
       case '\t': out->append("\\t"); break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned char>(c));
-          out->append(buffer);
+        if (c < 0x20 || c == 0x7F) {
+          out->append("\\u00");
+          out->push_back(kHex[c >> 4]);
+          out->push_back(kHex[c & 0xF]);
         } else {
-          out->push_back(c);
+          out->push_back(static_cast<char>(c));
         }
     }
+    ++i;
   }
   out->push_back('"');
 }

@@ -1,5 +1,13 @@
 #pragma once
 /// Semantic checks of a loaded configuration (SPEC §2 "Validation").
+///
+/// Codes (all errors unless marked): duplicate-name, duplicate-link,
+/// duplicate-policy-profile, duplicate-queue, unknown-reference,
+/// unlinked-profile, priority-mismatch, bad-dynamic-parameter,
+/// reserved-above-limit, allotment-above-limit, allotment-too-large,
+/// reservations-unsatisfiable; warnings: fractional-pool-size,
+/// near-fraction, unused-pool, unused-profile, empty-policy,
+/// limit-below-allotment. The loader's shape codes are in config/loader.h.
 
 #include <string>
 #include <vector>
@@ -10,7 +18,13 @@
 namespace rescfg {
 
 /// Appends every error and warning about `config` (as loaded, before
-/// defaults) to `findings`, in a stable order.
+/// defaults) to `findings`, ordered by position in the file. `findings` may
+/// already hold the loader's findings: when it holds any error, the
+/// reservation check is skipped, since it would work on a partial model.
 void ValidateConfig(const Config& config, const std::string& file, std::vector<Finding>* findings);
+
+/// Orders findings by position (line, then column), keeping the order of
+/// findings at the same position; findings without a position come first.
+void SortFindings(std::vector<Finding>::iterator begin, std::vector<Finding>::iterator end);
 
 }  // namespace rescfg

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "schedule/max_flow.h"
+#include "max_flow.h"
 
 namespace rescfg::testing {
 namespace {

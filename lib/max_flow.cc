@@ -1,4 +1,4 @@
-#include "schedule/max_flow.h"
+#include "max_flow.h"
 
 #include <algorithm>
 #include <deque>

@@ -1,0 +1,277 @@
+#include "diff/config_diff.h"
+
+#include <algorithm>
+
+#include "config/canonical.h"
+
+namespace rescfg {
+namespace {
+
+std::vector<std::string> Names(const std::optional<std::vector<NameRef>>& refs) {
+  std::vector<std::string> out;
+  for (const auto& r : refs.value_or(std::vector<NameRef>{})) out.push_back(r.name);
+  return out;
+}
+
+template <typename T>
+std::vector<std::string> EntityNames(const std::vector<T>& items) {
+  std::vector<std::string> out;
+  for (const auto& item : items) out.push_back(item.name);
+  return out;
+}
+
+bool Contains(const std::vector<std::string>& list, const std::string& s) {
+  return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+/// The items of `a` that are also in `b`, in a's order.
+std::vector<std::string> Common(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  for (const auto& s : a) if (Contains(b, s)) out.push_back(s);
+  return out;
+}
+
+/// Collects changes of one entity.
+class Recorder {
+ public:
+  Recorder(std::vector<Change>* out, std::string kind, std::string name)
+      : out_(out), kind_(std::move(kind)), name_(std::move(name)) {}
+
+  void Add(ChangeOp op, std::string field, DiffValue old_value, DiffValue new_value) {
+    out_->push_back({op, kind_, name_, std::move(field), std::move(old_value), std::move(new_value), ""});
+  }
+  void Text(const std::string& field, const std::string& a, const std::string& b) {
+    if (a != b) Add(ChangeOp::kChanged, field, DiffValue::Text(a), DiffValue::Text(b));
+  }
+  void Amount(const std::string& field, Quantity a, Quantity b) {
+    if (a != b) Add(ChangeOp::kChanged, field, DiffValue::Amount(a), DiffValue::Amount(b));
+  }
+  void OptionalAmount(const std::string& field, const std::optional<Quantity>& a,
+                      const std::optional<Quantity>& b) {
+    if (a == b) return;
+    Add(ChangeOp::kChanged, field, a ? DiffValue::Amount(*a) : DiffValue::Absent(),
+        b ? DiffValue::Amount(*b) : DiffValue::Absent());
+  }
+  void OptionalText(const std::string& field, const std::optional<std::string>& a,
+                    const std::optional<std::string>& b) {
+    if (a == b) return;
+    Add(ChangeOp::kChanged, field, a ? DiffValue::Text(*a) : DiffValue::Absent(),
+        b ? DiffValue::Text(*b) : DiffValue::Absent());
+  }
+  /// An ordered list of names: "reordered" when it holds the same names in
+  /// another order, "changed" when the names differ.
+  void Order(const std::string& field, const std::vector<std::string>& a,
+             const std::vector<std::string>& b) {
+    if (a == b) return;
+    std::vector<std::string> sa = a, sb = b;
+    std::sort(sa.begin(), sa.end());
+    std::sort(sb.begin(), sb.end());
+    Add(sa == sb ? ChangeOp::kReordered : ChangeOp::kChanged, field, DiffValue::List(a),
+        DiffValue::List(b));
+  }
+  /// A list whose members are added and removed one by one (links, policy
+  /// profiles, entities): its order is a change of its own unless the new
+  /// list is the old one minus the removed members plus the added ones at
+  /// the end.
+  void MemberOrder(const std::string& field, const std::vector<std::string>& a,
+                   const std::vector<std::string>& b) {
+    std::vector<std::string> expected = Common(a, b);
+    for (const auto& s : b) if (!Contains(a, s)) expected.push_back(s);
+    if (expected == b) return;
+    Add(ChangeOp::kReordered, field, DiffValue::List(a), DiffValue::List(b));
+  }
+
+ private:
+  std::vector<Change>* out_;
+  std::string kind_, name_;
+};
+
+void DiffPool(const Pool& a, const Pool& b, std::vector<Change>* out) {
+  Recorder r(out, "pool", b.name);
+  r.Amount("resources", a.resources, b.resources);
+  r.Text("queue", a.queue, b.queue);
+  r.Text("description", a.description, b.description);
+  r.Order("executionPriority", Names(a.execution_priority), Names(b.execution_priority));
+}
+
+void DiffProfile(const Profile& a, const Profile& b, std::vector<Change>* out) {
+  Recorder r(out, "profile", b.name);
+  r.Amount("allotment", a.allotment, b.allotment);
+  r.OptionalText("dynamic.parameter", a.dynamic_parameter, b.dynamic_parameter);
+  r.Text("queueing", QueueingName(a.queueing), QueueingName(b.queueing));
+  std::vector<std::string> old_pools, new_pools;
+  for (const auto& l : a.links) old_pools.push_back(l.pool);
+  for (const auto& l : b.links) new_pools.push_back(l.pool);
+  for (const auto& l : a.links) {
+    if (!Contains(new_pools, l.pool)) {
+      r.Add(ChangeOp::kRemoved, "links[" + l.pool + "]", DiffValue::Text(l.name), DiffValue::Absent());
+    }
+  }
+  for (const auto& l : b.links) {
+    auto old = std::find_if(a.links.begin(), a.links.end(), [&](const Link& x) { return x.pool == l.pool; });
+    if (old == a.links.end()) {
+      r.Add(ChangeOp::kAdded, "links[" + l.pool + "]", DiffValue::Absent(), DiffValue::Text(l.name));
+    } else {
+      r.Text("links[" + l.pool + "].name", old->name, l.name);
+    }
+  }
+  r.MemberOrder("links", old_pools, new_pools);
+  r.Order("policyPriority", Names(a.policy_priority), Names(b.policy_priority));
+  r.Text("description", a.description, b.description);
+}
+
+void DiffPolicy(const Policy& a, const Policy& b, std::vector<Change>* out) {
+  Recorder r(out, "policy", b.name);
+  r.Amount("reserved", a.reserved, b.reserved);
+  r.OptionalAmount("limit", a.limit, b.limit);
+  std::vector<std::string> old_profiles, new_profiles;
+  for (const auto& p : a.profiles) old_profiles.push_back(p.profile);
+  for (const auto& p : b.profiles) new_profiles.push_back(p.profile);
+  auto queue = [](const Policy& policy, const PolicyProfile& p) {
+    return p.queue.value_or(DefaultPolicyQueue(policy.name, p.profile));
+  };
+  for (const auto& p : a.profiles) {
+    if (!Contains(new_profiles, p.profile)) {
+      r.Add(ChangeOp::kRemoved, "profiles[" + p.profile + "]", DiffValue::Text(queue(a, p)), DiffValue::Absent());
+    }
+  }
+  for (const auto& p : b.profiles) {
+    auto old = std::find_if(a.profiles.begin(), a.profiles.end(),
+                            [&](const PolicyProfile& x) { return x.profile == p.profile; });
+    if (old == a.profiles.end()) {
+      r.Add(ChangeOp::kAdded, "profiles[" + p.profile + "]", DiffValue::Absent(), DiffValue::Text(queue(b, p)));
+    } else {
+      r.Text("profiles[" + p.profile + "].queue", queue(a, *old), queue(b, p));
+    }
+  }
+  r.MemberOrder("profiles", old_profiles, new_profiles);
+  r.Text("description", a.description, b.description);
+}
+
+template <typename T>
+void DiffEntities(const char* kind, const char* list_name, const std::vector<T>& a,
+                  const std::vector<T>& b, void (*diff)(const T&, const T&, std::vector<Change>*),
+                  std::vector<Change>* out) {
+  for (const auto& item : a) {
+    if (std::none_of(b.begin(), b.end(), [&](const T& x) { return x.name == item.name; })) {
+      out->push_back({ChangeOp::kRemoved, kind, item.name, "", {}, {}, ""});
+    }
+  }
+  for (const auto& item : b) {
+    auto old = std::find_if(a.begin(), a.end(), [&](const T& x) { return x.name == item.name; });
+    if (old == a.end()) {
+      std::string entry = CanonicalEntry(item);
+      out->push_back({ChangeOp::kAdded, kind, item.name, "", {}, {}, entry.substr(entry.find('\n') + 1)});
+    } else {
+      diff(*old, item, out);
+    }
+  }
+  Recorder(out, "config", "").MemberOrder(list_name, EntityNames(a), EntityNames(b));
+}
+
+}  // namespace
+
+const char* ChangeOpName(ChangeOp op) {
+  switch (op) {
+    case ChangeOp::kAdded: return "added";
+    case ChangeOp::kRemoved: return "removed";
+    case ChangeOp::kChanged: return "changed";
+    case ChangeOp::kReordered: return "reordered";
+  }
+  return "changed";
+}
+
+std::string DiffValue::ToText() const {
+  switch (kind) {
+    case Kind::kAbsent: return "(none)";
+    case Kind::kText: return JsonQuote(text);
+    case Kind::kAmount: return amount.ToString();
+    case Kind::kBool: return flag ? "true" : "false";
+    case Kind::kList: {
+      std::string out = "[";
+      for (size_t i = 0; i < list.size(); ++i) out += (i ? ", " : "") + JsonQuote(list[i]);
+      return out + "]";
+    }
+  }
+  return "";
+}
+
+void DiffValue::WriteJson(JsonWriter& json) const {
+  switch (kind) {
+    case Kind::kAbsent: json.Null(); break;
+    case Kind::kText: json.String(text); break;
+    case Kind::kAmount: json.Amount(amount); break;
+    case Kind::kBool: json.Bool(flag); break;
+    case Kind::kList:
+      json.BeginArray();
+      for (const auto& s : list) json.String(s);
+      json.EndArray();
+      break;
+  }
+}
+
+ConfigDiff DiffConfigs(const Config& a, const Config& b) {
+  ConfigDiff diff;
+  if (a.enabled != b.enabled) {
+    diff.changes.push_back({ChangeOp::kChanged, "config", "", "enabled", DiffValue::Bool(a.enabled),
+                            DiffValue::Bool(b.enabled), ""});
+  }
+  DiffEntities("pool", "pools", a.pools, b.pools, &DiffPool, &diff.changes);
+  DiffEntities("profile", "profiles", a.profiles, b.profiles, &DiffProfile, &diff.changes);
+  DiffEntities("policy", "policies", a.policies, b.policies, &DiffPolicy, &diff.changes);
+  return diff;
+}
+
+std::string RenderDiffText(const ConfigDiff& diff) {
+  if (diff.empty()) return "No changes.\n";
+  std::string out;
+  size_t added = 0, removed = 0, changed = 0;
+  for (const auto& c : diff.changes) {
+    const char* sign = c.op == ChangeOp::kAdded ? "+" : c.op == ChangeOp::kRemoved ? "-" : "~";
+    (c.op == ChangeOp::kAdded ? added : c.op == ChangeOp::kRemoved ? removed : changed)++;
+    std::string subject = c.kind == "config" ? "" : c.kind + " " + JsonQuote(c.name);
+    std::string line = std::string(sign) + " " + subject;
+    if (!c.field.empty()) {
+      if (!subject.empty()) line += ": ";
+      line += c.field;
+      switch (c.op) {
+        case ChangeOp::kAdded:
+          if (c.new_value.kind != DiffValue::Kind::kText || !c.new_value.text.empty()) {
+            line += " = " + c.new_value.ToText();
+          }
+          break;
+        case ChangeOp::kRemoved: break;
+        case ChangeOp::kChanged:
+          line += ": " + c.old_value.ToText() + " -> " + c.new_value.ToText();
+          break;
+        case ChangeOp::kReordered:
+          line += " reordered: " + c.old_value.ToText() + " -> " + c.new_value.ToText();
+          break;
+      }
+    }
+    out += line + "\n" + c.detail;
+  }
+  out += std::to_string(diff.changes.size()) + (diff.changes.size() == 1 ? " change" : " changes") +
+         ": " + std::to_string(added) + " added, " + std::to_string(removed) + " removed, " +
+         std::to_string(changed) + " changed.\n";
+  return out;
+}
+
+void WriteDiffJson(const ConfigDiff& diff, JsonWriter& json) {
+  json.BeginArray();
+  for (const auto& c : diff.changes) {
+    json.BeginObject().Field("op", ChangeOpName(c.op)).Field("kind", c.kind);
+    json.Key("name");
+    if (c.kind == "config") json.Null(); else json.String(c.name);
+    json.Key("field");
+    if (c.field.empty()) json.Null(); else json.String(c.field);
+    json.Key("old");
+    c.old_value.WriteJson(json);
+    json.Key("new");
+    c.new_value.WriteJson(json);
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+}  // namespace rescfg

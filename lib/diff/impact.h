@@ -1,0 +1,37 @@
+#pragma once
+/// The impact of a configuration change on a jobs snapshot (`diff --jobs`):
+/// the snapshot is scheduled under both configurations and every job whose
+/// status, pool or reason differs is listed.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/model.h"
+#include "jobs/job.h"
+#include "output/json_writer.h"
+#include "schedule/report.h"
+
+namespace rescfg {
+
+struct JobImpact {
+  size_t entry = 0;               ///< 1-based entry number in the jobs file
+  std::optional<std::string> id;  ///< null for an entry with no usable id
+  JobOutcome before, after;
+};
+
+/// Jobs (in input order) whose outcome changes between `old_config` and
+/// `new_config` (both valid, defaults applied).
+std::vector<JobImpact> ComputeImpact(const Config& old_config, const Config& new_config,
+                                     const std::vector<JobEntry>& entries);
+
+/// The dynamic-parameter paths of both configurations, sorted, without
+/// repeats: what the jobs loader must extract for ComputeImpact.
+std::vector<std::string> ImpactParameterPaths(const Config& old_config, const Config& new_config);
+
+/// One line per job, e.g. `dev-3: pending (capacity) -> assigned to "H100"`.
+std::string RenderImpactText(const std::vector<JobImpact>& impact);
+/// A JSON array of {job, entry, before: {status, pool, reason}, after: {...}}.
+void WriteImpactJson(const std::vector<JobImpact>& impact, JsonWriter& json);
+
+}  // namespace rescfg

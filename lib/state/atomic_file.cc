@@ -1,0 +1,124 @@
+#include "state/atomic_file.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "state/crash_point.h"
+
+namespace rescfg {
+namespace {
+
+std::string Describe(const std::string& what, const std::string& path) {
+  return path + ": cannot " + what + ": " + std::strerror(errno);
+}
+
+bool WriteAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+std::string BaseName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+std::string DirectoryOf(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+bool SyncDirectory(const std::string& dir, std::string* error) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    *error = Describe("open directory", dir);
+    return false;
+  }
+  bool ok = ::fsync(fd) == 0 || errno == EINVAL;  // some file systems cannot sync directories
+  if (!ok) *error = Describe("sync directory", dir);
+  ::close(fd);
+  return ok;
+}
+
+bool WriteFileAtomically(const std::string& path, std::string_view content, std::string* error) {
+  static std::atomic<unsigned> counter{0};
+  const std::string dir = DirectoryOf(path);
+  const std::string temp = dir + "/." + BaseName(path) + ".tmp-" + std::to_string(::getpid()) +
+                           "-" + std::to_string(counter++);
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    *error = Describe("create a temporary file", temp);
+    return false;
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::fchmod(fd, st.st_mode & 07777);
+  bool ok = WriteAll(fd, content);
+  if (!ok) *error = Describe("write", temp);
+  if (ok && ::fsync(fd) != 0) {
+    ok = false;
+    *error = Describe("sync", temp);
+  }
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    *error = Describe("close", temp);
+  }
+  CrashPoint();  // the temporary file is complete, the target not yet replaced
+  if (ok && ::rename(temp.c_str(), path.c_str()) != 0) {
+    ok = false;
+    *error = Describe("replace", path);
+  }
+  if (!ok) {
+    ::unlink(temp.c_str());
+    return false;
+  }
+  CrashPoint();  // renamed, directory not yet synced
+  return SyncDirectory(dir, error);
+}
+
+bool AppendDurably(const std::string& path, std::string_view line, std::string* error) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    *error = Describe("open", path);
+    return false;
+  }
+  if (AtCrashPoint()) {  // leave a torn line behind, as a power cut might
+    WriteAll(fd, line.substr(0, line.size() / 2));
+    CrashNow();
+  }
+  bool ok = WriteAll(fd, line);
+  if (!ok) *error = Describe("append to", path);
+  if (ok && ::fsync(fd) != 0) {
+    ok = false;
+    *error = Describe("sync", path);
+  }
+  ::close(fd);
+  return ok;
+}
+
+bool TruncateDurably(const std::string& path, size_t size, std::string* error) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *error = Describe("open", path);
+    return false;
+  }
+  bool ok = ::ftruncate(fd, static_cast<off_t>(size)) == 0 && ::fsync(fd) == 0;
+  if (!ok) *error = Describe("truncate", path);
+  ::close(fd);
+  return ok;
+}
+
+}  // namespace rescfg

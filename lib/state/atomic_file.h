@@ -1,0 +1,29 @@
+#pragma once
+/// Durable file updates: a reader (or a crash) sees the old content or the
+/// new one, never a mix.
+
+#include <string>
+#include <string_view>
+
+namespace rescfg {
+
+/// Replaces `path` with `content`: writes a temporary file in the same
+/// directory, fsyncs it, renames it over `path` and fsyncs the directory.
+/// An existing file's permission bits are kept. On failure the old file is
+/// untouched, the temporary file is removed and `error` says why.
+bool WriteFileAtomically(const std::string& path, std::string_view content, std::string* error);
+
+/// Appends `line` (which must end in '\n') with one write and fsyncs it.
+/// A crash can leave at most an incomplete last line, never a gap.
+bool AppendDurably(const std::string& path, std::string_view line, std::string* error);
+
+/// Shortens `path` to `size` bytes and fsyncs it.
+bool TruncateDurably(const std::string& path, size_t size, std::string* error);
+
+/// fsyncs a directory so that renames and new entries in it survive a crash.
+bool SyncDirectory(const std::string& dir, std::string* error);
+
+/// The directory part of a path ("." for a bare file name).
+std::string DirectoryOf(const std::string& path);
+
+}  // namespace rescfg

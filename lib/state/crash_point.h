@@ -1,0 +1,25 @@
+#pragma once
+/// Deterministic crash injection for the fault tests of the state directory.
+///
+/// When the environment variable RESCFG_TEST_CRASH_POINT is N (1, 2, ...),
+/// the process ends with _exit(kCrashExitCode) at the N-th crash point it
+/// reaches, as if killed at that moment. Unset (always, outside tests), the
+/// points do nothing.
+
+namespace rescfg {
+
+constexpr int kCrashExitCode = 86;
+
+/// True when this point is the one to crash at. Callers that want to leave
+/// a half-done write behind do it and then call CrashNow().
+bool AtCrashPoint();
+
+/// Ends the process at once, without flushing or unwinding.
+[[noreturn]] void CrashNow();
+
+/// AtCrashPoint() then CrashNow().
+inline void CrashPoint() {
+  if (AtCrashPoint()) CrashNow();
+}
+
+}  // namespace rescfg

@@ -1,0 +1,60 @@
+#include "state/lockfile.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <thread>
+#include <unistd.h>
+
+namespace rescfg {
+
+std::optional<FileLock> FileLock::Acquire(const std::string& path, Mode mode, int timeout_seconds,
+                                          std::string* error) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  // A reader of a read-only state directory can still take a shared lock.
+  if (fd < 0 && mode == Mode::kShared && (errno == EACCES || errno == EROFS)) {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) {
+      *error = path + ": cannot create the lock file in a read-only directory";
+      return std::nullopt;
+    }
+  }
+  if (fd < 0) {
+    *error = path + ": cannot open the lock file: " + std::strerror(errno);
+    return std::nullopt;
+  }
+  const int operation = (mode == Mode::kExclusive ? LOCK_EX : LOCK_SH) | LOCK_NB;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
+  for (;;) {
+    if (::flock(fd, operation) == 0) return FileLock(fd);
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      *error = path + ": cannot lock: " + std::strerror(errno);
+      ::close(fd);
+      return std::nullopt;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      *error = path + ": locked by another rescfg process for more than " +
+               std::to_string(timeout_seconds) + " s; try again later or raise --lock-timeout";
+      ::close(fd);
+      return std::nullopt;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+FileLock& FileLock::operator=(FileLock&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+}
+
+}  // namespace rescfg

@@ -1,0 +1,111 @@
+/// Legal but probably unintended: fractional pools, decimals that were meant
+/// as fractions, things nothing uses, limits that let little through.
+
+#include <set>
+
+#include "validate/checks.h"
+
+namespace rescfg {
+namespace {
+
+/// The n from 2 to 16 whose 1/n is within 1% of `amount` without being
+/// equal to it, or 0. Exact: 1/n is a whole number of ticks for n <= 16.
+int NearFraction(Quantity amount) {
+  for (int n = 2; n <= 16; ++n) {
+    Ticks fraction = Quantity::kTicksPerUnit / n;
+    Ticks diff = amount.ticks() - fraction;
+    if (diff == 0) return 0;
+    if (diff < 0) diff = -diff;
+    if (diff * 100 <= fraction) return n;
+  }
+  return 0;
+}
+
+void CheckProfileWarnings(CheckContext& context, const std::set<std::string_view>& used) {
+  for (const auto& profile : context.config().profiles) {
+    if (int n = NearFraction(profile.allotment)) {
+      Quantity whole;
+      for (int i = 0; i < n; ++i) whole += profile.allotment;
+      context.Warning("near-fraction", profile.allotment_mark, ProfilePath(profile) + ".allotment",
+                      "allotment " + profile.allotment.ToString() + " is close to 1/" +
+                          std::to_string(n) + " but not equal: " + std::to_string(n) +
+                          " such jobs need " + whole.ToString() + ", not 1",
+                      "use \"1/" + std::to_string(n) + "\"");
+    }
+    if (context.First(profile) == &profile && used.count(profile.name) == 0) {
+      context.Warning("unused-profile", profile.name_mark, ProfilePath(profile),
+                      "profile '" + profile.name + "' is used by no policy: no job can run with it",
+                      "list it in a policy's profiles, or remove it");
+    }
+  }
+}
+
+/// The smallest allotment among a policy's profiles, and whether any of them
+/// is dynamic (its jobs may state a smaller need).
+struct SmallestAllotment {
+  const Profile* profile = nullptr;
+  bool any_dynamic = false;
+};
+
+SmallestAllotment Smallest(const CheckContext& context, const Policy& policy) {
+  SmallestAllotment result;
+  for (const auto& entry : policy.profiles) {
+    const Profile* profile = context.FindProfile(entry.profile);
+    if (!profile || profile->allotment.is_zero()) continue;
+    if (profile->dynamic_parameter) result.any_dynamic = true;
+    if (!result.profile || profile->allotment < result.profile->allotment) result.profile = profile;
+  }
+  return result;
+}
+
+}  // namespace
+
+void CheckWarnings(CheckContext& context) {
+  const Config& config = context.config();
+  std::set<std::string_view> linked, used;
+  for (const auto& profile : config.profiles) {
+    for (const auto& link : profile.links) linked.insert(link.pool);
+  }
+  for (const auto& policy : config.policies) {
+    for (const auto& entry : policy.profiles) used.insert(entry.profile);
+  }
+
+  for (const auto& pool : config.pools) {
+    if (!pool.resources.is_whole()) {
+      context.Warning("fractional-pool-size", pool.resources_mark, PoolPath(pool) + ".resources",
+                      "pool '" + pool.name + "' has " + pool.resources.ToString() +
+                          " resources, not a whole number of GPUs",
+                      "a pool's size is its physical capacity; use a whole number");
+    }
+    if (context.First(pool) == &pool && linked.count(pool.name) == 0) {
+      context.Warning("unused-pool", pool.name_mark, PoolPath(pool),
+                      "pool '" + pool.name + "' is linked by no profile: its capacity is never used",
+                      "link it from a profile, or remove it");
+    }
+  }
+  CheckProfileWarnings(context, used);
+  for (const auto& policy : config.policies) {
+    if (policy.profiles.empty()) {
+      context.Warning("empty-policy", policy.profiles_mark.line ? policy.profiles_mark : policy.name_mark,
+                      PolicyPath(policy) + ".profiles",
+                      "policy '" + policy.name + "' lists no profiles: its users can submit nothing",
+                      "add profiles: [NAME]");
+      continue;
+    }
+    if (!policy.limit) continue;
+    SmallestAllotment smallest = Smallest(context, policy);
+    // With only fixed profiles, allotment-above-limit already says it.
+    if (!smallest.profile || !smallest.any_dynamic || smallest.profile->allotment <= *policy.limit) {
+      continue;
+    }
+    context.Warning("limit-below-allotment", policy.limit_mark, PolicyPath(policy) + ".limit",
+                    "limit " + policy.limit->ToString() + " of policy '" + policy.name +
+                        "' is below the smallest allotment it can use, " +
+                        smallest.profile->allotment.ToString() + " (profile '" +
+                        smallest.profile->name +
+                        "'): only jobs that state a smaller need can run",
+                    "raise the limit to at least " + smallest.profile->allotment.ToString());
+  }
+}
+
+}  // namespace rescfg

@@ -1,0 +1,97 @@
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "config/canonical.h"
+#include "config/loader.h"
+#include "file_io.h"
+#include "gitops_config_gen.h"
+
+namespace rescfg {
+namespace {
+
+std::string ReadTestFile(const std::string& relative) {
+  std::string error;
+  auto text = ReadWholeFile(std::string(RESCFG_SOURCE_DIR) + "/" + relative, &error);
+  EXPECT_TRUE(text) << error;
+  return text.value_or("");
+}
+
+Config LoadWithDefaults(const std::string& text) {
+  LoadedConfig loaded = LoadConfigText(text, "test.yaml");
+  EXPECT_TRUE(loaded.config);
+  for (const auto& f : loaded.findings) ADD_FAILURE() << f.path << ": " << f.message;
+  Config c = loaded.config.value_or(Config{});
+  ApplyDefaults(c);
+  return c;
+}
+
+RC_GTEST_PROP(Canonical, ReadsBackToTheSameConfig, ()) {
+  const Config config = *testing::GenConfig();
+  const std::string text = WriteCanonical(config);
+  LoadedConfig loaded = LoadConfigText(text, "canonical.yaml");
+  RC_ASSERT(loaded.config.has_value());
+  for (const auto& f : loaded.findings) RC_FAIL(f.path + ": " + f.message + "\n" + text);
+  Config back = *loaded.config;
+  ApplyDefaults(back);
+  if (!(back == config)) RC_FAIL("read back differently:\n" + text + "---\n" + WriteCanonical(back));
+  RC_ASSERT(WriteCanonical(back) == text);
+}
+
+RC_GTEST_PROP(Canonical, SpelledOutDefaultsMakeNoDifference, ()) {
+  Config raw = testing::GenConfigRaw();
+  Config with_defaults = raw;
+  ApplyDefaults(with_defaults);
+  ApplyDefaults(raw);
+  ApplyDefaults(raw);  // safe to apply twice
+  RC_ASSERT(WriteCanonical(raw) == WriteCanonical(with_defaults));
+}
+
+TEST(Canonical, WorkedExampleMatchesGolden) {
+  Config c = LoadWithDefaults(ReadTestFile("testdata/examples/worked-example.yaml"));
+  EXPECT_EQ(WriteCanonical(c), ReadTestFile("testdata/gitops/worked-example.canonical.yaml"));
+}
+
+TEST(Canonical, FormattingCommentsAndKeyOrderDoNotMatter) {
+  Config a = LoadWithDefaults(ReadTestFile("testdata/examples/worked-example.yaml"));
+  Config b = LoadWithDefaults(ReadTestFile("testdata/gitops/worked-example-reformatted.yaml"));
+  EXPECT_EQ(WriteCanonical(a), WriteCanonical(b));
+}
+
+TEST(Canonical, QuantitiesAreExactAndFractionsQuoted) {
+  Config c = LoadWithDefaults(R"(apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools: [{name: p, resources: 8}]
+profiles:
+  - {name: seventh, allotment: "1/7", links: [{pool: p}]}
+  - {name: half, allotment: 0.5000000, links: [{pool: p}]}
+  - {name: tiny, allotment: 0.143, links: [{pool: p}]}
+  - {name: whole, allotment: "17/17", links: [{pool: p}]}
+)");
+  std::string text = WriteCanonical(c);
+  EXPECT_NE(text.find("allotment: \"1/7\"\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("allotment: 0.5\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("allotment: 0.143\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("allotment: 1\n"), std::string::npos) << text;
+}
+
+TEST(Canonical, QuotesAndEscapes) {
+  EXPECT_EQ(YamlQuote("plain"), "\"plain\"");
+  EXPECT_EQ(YamlQuote("a\"b\\c"), "\"a\\\"b\\\\c\"");
+  EXPECT_EQ(YamlQuote("line\nnext\ttab\x01"), "\"line\\nnext\\ttab\\x01\"");
+  EXPECT_EQ(YamlQuote("\xE2\x80\xA8"), "\"\\u2028\"");
+  EXPECT_EQ(YamlQuote("caf\xC3\xA9"), "\"caf\xC3\xA9\"");
+}
+
+TEST(Canonical, ProfileDescriptionIsKept) {
+  Config c = LoadWithDefaults(R"(apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools: [{name: p, resources: 8, description: "the pool"}]
+profiles: [{name: x, allotment: 1, links: [{pool: p}], description: "one GPU"}]
+)");
+  std::string text = WriteCanonical(c);
+  EXPECT_NE(text.find("description: \"one GPU\""), std::string::npos) << text;
+  EXPECT_NE(text.find("description: \"the pool\""), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace rescfg

@@ -1,0 +1,21 @@
+# Shared set-up of the command-line tests; sourced as
+#   source "$(dirname "$0")/harness.sh" "$@"
+# with the rescfg binary and the source directory as arguments. Each test
+# runs in a scratch directory that is removed on exit.
+RESCFG=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+SRC=$(cd "$2" && pwd)
+EXAMPLE=$SRC/testdata/examples/worked-example.yaml
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 1
+failures=0
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+# expect CODE CMD...: runs CMD, stdout to out.txt, stderr to err.txt.
+expect() {
+  local want=$1; shift
+  "$@" >out.txt 2>err.txt
+  local got=$?
+  [ "$got" = "$want" ] || { fail "exit $got, expected $want: $*"; sed 's/^/  stderr: /' err.txt >&2; }
+}
+contains() { grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'"; sed 's/^/  | /' "$1" >&2; }; }
