@@ -92,7 +92,10 @@ class Pass {
       ++iteration_;
       ReevaluateAfter(queue.policy(), target.pool, book_.Need(queue.policy()) > need_before);
     }
-    if (stats) stats->evaluations += evaluations_;
+    if (stats) {
+      stats->evaluations += evaluations_;
+      stats->slots += slots_.size();
+    }
   }
 
  private:

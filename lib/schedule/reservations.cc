@@ -18,6 +18,7 @@ struct GroupedNetwork {
   std::vector<int> pool_edge;                       ///< per pool: edge to the sink, or -1
   MaxFlow flow{0};
   Ticks value = 0;
+  Ticks reachable_need = 0;  ///< total need of the policies that reach some pool
 };
 
 }  // namespace
@@ -98,6 +99,7 @@ GroupedNetwork BuildNetwork(const ScheduleContext& ctx, const PassState& state,
     }
     net.members[it->second].push_back(q);
     group_need[it->second] += need[q].ticks();
+    net.reachable_need += need[q].ticks();
   }
   const int groups = static_cast<int>(net.members.size());
   const int source = 0, sink = 1 + groups + static_cast<int>(ctx.pool_count);
@@ -133,7 +135,9 @@ void ReservationBook::ComputeFullFlow() {
   ++stats_.flows;
   auto reach_of = [this](uint32_t q) -> const std::vector<Reach>& { return reach_[q]; };
   GroupedNetwork net = BuildNetwork(ctx_, state_, demanding_, need_, reach_of, std::nullopt, std::nullopt, {});
-  full_ = net.value == total_need_.ticks();
+  // Policies that reach nothing have no edge: they cannot lose anything.
+  full_ = net.value == net.reachable_need;
+  full_value_ = Quantity::FromTicks(net.value);
   std::fill(flow_into_.begin(), flow_into_.end(), Quantity());
   std::fill(largest_reach_.begin(), largest_reach_.end(), Quantity());
   for (uint32_t x = 0; x < ctx_.pool_count; ++x) {
@@ -156,19 +160,43 @@ bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantit
   // Cheap sufficient test: when every outstanding reservation can be covered
   // at once and that covering flow still fits beside the job, with every
   // policy it routes through the pool still reaching it, nothing is lost.
+  // A policy that reaches no pool has no edge: without it the network is
+  // the full one, before and after (taking capacity never lets it reach
+  // more), and then any maximum flow that still fits proves the point.
   ComputeFullFlow();
+  bool takes_part = ReachesAny(policy);
   Quantity free = state_.Free(ctx_, pool);
-  if (full_ && flow_into_[pool] + need <= free && largest_reach_[pool] + need <= free) {
+  if ((full_ || !takes_part) && flow_into_[pool] + need <= free && largest_reach_[pool] + need <= free) {
     ++stats_.fast_accepts;
     return true;
   }
-  auto key = std::make_tuple(policy, pool, need.ticks());
-  if (auto it = after_cache_.find(key); it != after_cache_.end()) return it->second;
-  auto before = before_cache_.find(policy);
-  if (before == before_cache_.end()) before = before_cache_.emplace(policy, Capacity(policy)).first;
-  bool ok = before->second.is_zero() || Capacity(policy, pool, need) >= before->second;
-  after_cache_.emplace(key, ok);
+  if (!takes_part && full_value_.is_zero()) return true;
+  Bounds& bounds = bounds_[{takes_part ? policy : kAnyPolicy, pool}];
+  if (need <= bounds.admitted) return true;
+  if (need >= bounds.refused) return false;
+  Quantity before;
+  if (takes_part) {
+    auto it = before_cache_.find(policy);
+    if (it == before_cache_.end()) it = before_cache_.emplace(policy, Capacity(policy)).first;
+    before = it->second;
+  } else {
+    before = full_value_;
+  }
+  bool ok = before.is_zero() || Capacity(takes_part ? std::optional<uint32_t>(policy) : std::nullopt, pool, need) >= before;
+  if (ok) {
+    bounds.admitted = std::max(bounds.admitted, need);
+  } else {
+    bounds.refused = std::min(bounds.refused, need);
+  }
   return ok;
+}
+
+bool ReservationBook::ReachesAny(uint32_t q) const {
+  if (need_[q].is_zero()) return false;
+  for (const Reach& r : reach_[q]) {
+    if (r.smallest <= state_.Free(ctx_, r.pool)) return true;
+  }
+  return false;
 }
 
 std::vector<uint32_t> ReservationBook::OthersReaching(uint32_t policy, uint32_t pool) const {

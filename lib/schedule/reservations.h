@@ -28,7 +28,7 @@ class ReservationBook {
   /// Recomputes q's outstanding reservation after its usage or queues changed.
   void Refresh(uint32_t policy);
   /// The state changed: forget cached capacities.
-  void NewEpoch() { ++epoch_; before_cache_.clear(); after_cache_.clear(); full_epoch_ = UINT64_MAX; }
+  void NewEpoch() { ++epoch_; before_cache_.clear(); bounds_.clear(); full_epoch_ = UINT64_MAX; }
 
   Quantity Need(uint32_t policy) const { return need_[policy]; }
   Quantity TotalNeed() const { return total_need_; }
@@ -68,11 +68,22 @@ class ReservationBook {
 
   uint64_t epoch_ = 0;
   uint64_t full_epoch_ = UINT64_MAX;
-  bool full_ = false;                     ///< every outstanding reservation coverable at once
+  bool full_ = false;                     ///< every reachable outstanding reservation coverable at once
   std::vector<Quantity> flow_into_;       ///< per pool, in that full flow
   std::vector<Quantity> largest_reach_;   ///< per pool: largest smallest-need among flowing policies
+  /// Whether q reaches any pool now (else it adds nothing to a capacity).
+  bool ReachesAny(uint32_t policy) const;
+
+  Quantity full_value_;                   ///< that full flow's value
   std::map<uint32_t, Quantity> before_cache_;
-  std::map<std::tuple<uint32_t, uint32_t, Ticks>, bool> after_cache_;
+  /// Rule 3 answers of this epoch per (excluded policy, pool). The answer is
+  /// monotone in the job's need (taking more from a pool never raises a
+  /// capacity), so two bounds settle most questions without a flow. A policy
+  /// that reaches no pool takes no part in any flow: its questions share the
+  /// key kAnyPolicy.
+  struct Bounds { Quantity admitted, refused = Quantity::Max() + Quantity::Units(1); };
+  static constexpr uint32_t kAnyPolicy = UINT32_MAX;
+  std::map<std::pair<uint32_t, uint32_t>, Bounds> bounds_;
   mutable Stats stats_;
 };
 

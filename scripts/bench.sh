@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# End-to-end performance of `rescfg schedule` on generated scenarios.
+#
+#   scripts/bench.sh [QUEUED_SIZES...]      default: 10000 100000 200000 1000000
+#
+# Builds Release into build-bench/, generates each scenario (bench/scenario.h)
+# into a temporary directory and prints three tables:
+#   1. JSON Lines: wall time, entries decided per second, peak RSS, file size,
+#      RSS / file size, the bare simdjson parse of the same file (the floor)
+#      and end-to-end / floor; then how time grows from size to size;
+#   2. YAML: `schedule` on the YAML file against yaml-cpp's YAML::LoadFile;
+#   3. reservations: none / some / heavy at COMPARE_SIZE queued jobs.
+# Environment: POLICIES (1000), RESERVATIONS for tables 1-2 (none|some|heavy,
+# default none), COMPARE_SIZE (10000), COMPARE_POLICIES (1000), RUNS (best of,
+# 3), TIMEOUT per run in seconds (600), YAML_MAX (largest size also run as
+# YAML, 1000000), KEEP=1 keeps the generated files, SEED (1).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(10000 100000 200000 1000000)
+POLICIES=${POLICIES:-1000}
+RESERVATIONS=${RESERVATIONS:-none}
+COMPARE_SIZE=${COMPARE_SIZE:-10000}
+COMPARE_POLICIES=${COMPARE_POLICIES:-1000}
+RUNS=${RUNS:-3}
+TIMEOUT=${TIMEOUT:-600}
+YAML_MAX=${YAML_MAX:-1000000}
+SEED=${SEED:-1}
+
+[ -x /usr/bin/time ] || { echo "bench.sh: /usr/bin/time is missing (Debian package 'time')" >&2; exit 2; }
+
+build="$root/build-bench"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRESCFG_BUILD_TESTS=OFF >/dev/null
+ninja -C "$build" -j 2 rescfg rescfg-gen rescfg-simdjson-floor rescfg-yamlcpp-floor >/dev/null
+rescfg="$build/rescfg"
+gen="$build/bench/rescfg-gen"
+
+data=$(mktemp -d "${TMPDIR:-/tmp}/rescfg-bench.XXXXXX")
+if [ "${KEEP:-0}" = 1 ]; then echo "data in $data" >&2; else trap 'rm -rf "$data"' EXIT; fi
+
+# measure CMD... -> "SECONDS PEAK_KB" (best time of RUNS, largest RSS);
+# "timeout -" when a run exceeds TIMEOUT seconds.
+measure() {
+  local best="" peak=0 i start end kb rc
+  for ((i = 0; i < RUNS; i++)); do
+    start=$(date +%s%N)
+    rc=0
+    timeout "$TIMEOUT" /usr/bin/time -f '%M' -o "$data/time.out" "$@" >/dev/null 2>"$data/stderr" || rc=$?
+    end=$(date +%s%N)
+    # schedule exits 1 when it rejected entries: still a complete run.
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+      if [ "$rc" -eq 124 ]; then echo "timeout 0"; return; fi
+      echo "bench.sh: failed ($rc): $*" >&2; cat "$data/stderr" >&2; exit 1
+    fi
+    kb=$(tail -n 1 "$data/time.out")
+    local t=$(( (end - start) / 1000000 ))
+    if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+    if [ "$kb" -gt "$peak" ]; then peak=$kb; fi
+  done
+  awk -v ms="$best" -v kb="$peak" 'BEGIN { printf "%.3f %d\n", ms / 1000, kb }'
+}
+
+generate() {  # DIR QUEUED MODE POLICIES
+  mkdir -p "$1"
+  "$gen" --queued "$2" --reservations "$3" --policies "$4" --seed "$SEED" --out "$1"
+}
+
+schedule() {  # DIR FILE
+  measure "$rescfg" schedule --config "$1/config.yaml" --jobs "$1/$2" --format jsonl -o /dev/null
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "timeout" || b == 0) print "-"; else printf "%.2f", a / b }'; }
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+rate() { awk -v n="$1" -v t="$2" 'BEGIN { if (t == "timeout" || t == 0) print "-"; else printf "%.0f", n / t }'; }
+
+echo "rescfg schedule --format jsonl -o /dev/null; $POLICIES policies, reservations: $RESERVATIONS; best of $RUNS"
+echo
+echo "JSON Lines"
+printf '%10s %10s %9s %9s %12s %9s %8s %9s %8s\n' queued entries size_MB time_s entries/s RSS_MB RSS/size floor_s x_floor
+declare -A e2e
+for n in "${sizes[@]}"; do
+  dir="$data/$n"
+  generate "$dir" "$n" "$RESERVATIONS" "$POLICIES"
+  entries=$(wc -l < "$dir/jobs.jsonl")
+  bytes=$(stat -c %s "$dir/jobs.jsonl")
+  read -r t kb < <(schedule "$dir" jobs.jsonl)
+  read -r floor _ < <(measure "$build/bench/rescfg-simdjson-floor" "$dir/jobs.jsonl")
+  e2e[$n]=$t
+  printf '%10s %10s %9s %9s %12s %9s %8s %9s %8s\n' "$n" "$entries" "$(mb "$bytes")" "$t" "$(rate "$entries" "$t")" \
+    "$(mb $((kb * 1024)))" "$(ratio $((kb * 1024)) "$bytes")" "$floor" "$(ratio "$t" "$floor")"
+done
+echo
+echo "Growth (time ratio between consecutive sizes)"
+prev=""
+for n in "${sizes[@]}"; do
+  if [ -n "$prev" ]; then
+    printf '  %s -> %s queued (x%s jobs): x%s time\n' "$prev" "$n" "$(ratio "$n" "$prev")" "$(ratio "${e2e[$n]}" "${e2e[$prev]}")"
+  fi
+  prev=$n
+done
+
+echo
+echo "YAML (schedule on jobs.yaml vs yaml-cpp YAML::LoadFile on the same file)"
+printf '%10s %9s %9s %9s %8s %10s %10s %8s\n' queued size_MB time_s RSS_MB RSS/size loadfile_s loadfile_MB speedup
+for n in "${sizes[@]}"; do
+  [ "$n" -le "$YAML_MAX" ] || continue
+  dir="$data/$n"
+  bytes=$(stat -c %s "$dir/jobs.yaml")
+  read -r t kb < <(schedule "$dir" jobs.yaml)
+  read -r lt lkb < <(measure "$build/bench/rescfg-yamlcpp-floor" "$dir/jobs.yaml")
+  printf '%10s %9s %9s %9s %8s %10s %10s %8s\n' "$n" "$(mb "$bytes")" "$t" "$(mb $((kb * 1024)))" \
+    "$(ratio $((kb * 1024)) "$bytes")" "$lt" "$(mb $((lkb * 1024)))" "$(ratio "$lt" "$t")"
+done
+
+echo
+echo "Reservations ($COMPARE_SIZE queued, $COMPARE_POLICIES policies, JSON Lines)"
+printf '%8s %9s %9s %9s\n' mode time_s RSS_MB x_none
+none_t=""
+for mode in none some heavy; do
+  dir="$data/compare-$mode"
+  generate "$dir" "$COMPARE_SIZE" "$mode" "$COMPARE_POLICIES"
+  read -r t kb < <(schedule "$dir" jobs.jsonl)
+  [ -n "$none_t" ] || none_t=$t
+  printf '%8s %9s %9s %9s\n' "$mode" "$t" "$(mb $((kb * 1024)))" "$(ratio "$t" "$none_t")"
+done
