@@ -14,6 +14,15 @@
 namespace rescfg {
 namespace {
 
+/// Wall-clock guards here only catch blow-ups (quadratic work); speed itself
+/// is measured by the benchmarks. Sanitizers and unoptimised builds run many
+/// times slower, so they get far more room.
+#if defined(__SANITIZE_ADDRESS__) || !defined(NDEBUG)
+constexpr double kSlack = 20.0;
+#else
+constexpr double kSlack = 2.0;
+#endif
+
 const std::string kHeader = "apiVersion: rescfg/v1\nkind: JobList\njobs:\n";
 const std::vector<std::string> kPaths = {"runtime.gpus_request", "hyperparams.Args.cost"};
 
@@ -180,7 +189,7 @@ TEST(HostileJobs, AliasBomb) {
   EXPECT_EQ(jobs.entries[5].invalid, "");  // an ignored key is never expanded
   EXPECT_EQ(jobs.entries[5].policy, "Dev");
   EXPECT_EQ(jobs.entries[6].invalid, "field 'policy' must be a string");  // small: expanded
-  EXPECT_LT(timer.Seconds(), 5.0);
+  EXPECT_LT(timer.Seconds(), 5.0 * kSlack);
 }
 
 TEST(HostileJobs, AliasBudgetForTheWholeFile) {
@@ -204,7 +213,7 @@ TEST(HostileJobs, AliasBudgetForTheWholeFile) {
   for (const auto& e : jobs.entries) expanded += e.invalid.empty();
   EXPECT_LT(expanded, static_cast<size_t>(uses));
   EXPECT_GT(expanded * 60000, kMaxAliasNodesTotal / 2);
-  EXPECT_LT(timer.Seconds(), 10.0);
+  EXPECT_LT(timer.Seconds(), 10.0 * kSlack);
 }
 
 TEST(HostileJobs, CrlfAndByteOrderMark) {
@@ -244,12 +253,12 @@ TEST(HostileJobs, ManyEntriesQuickly) {
   ASSERT_EQ(jsonl.entries.size(), 100000u);
   EXPECT_EQ(jsonl.entries.back().id, "job-99999");
   EXPECT_EQ(jsonl.entries.back().params.at(0).text, "2");
-  EXPECT_LT(jsonl_seconds, 2.0);  // about 0.1 s in an optimised build
+  EXPECT_LT(jsonl_seconds, 2.0 * kSlack);  // about 0.1 s in an optimised build
   Timer yaml_timer;
   auto yaml = Yaml(yaml_text);
   ASSERT_EQ(yaml.entries.size(), 100000u);
   EXPECT_EQ(yaml.entries.back().id, "job-99999");
-  EXPECT_LT(yaml_timer.Seconds(), 30.0);  // guards against anything quadratic
+  EXPECT_LT(yaml_timer.Seconds(), 30.0 * kSlack);  // guards against anything quadratic
   RecordProperty("jsonl_seconds", std::to_string(jsonl_seconds));
   RecordProperty("yaml_seconds", std::to_string(yaml_timer.Seconds()));
 }
