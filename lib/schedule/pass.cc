@@ -1,12 +1,23 @@
 /// The scheduling pass of SPEC §4.
 ///
 /// Each queue offers a few candidate slots (its head, or the first job of
-/// each distinct need). A slot's target and selection key are cached in an
-/// ordered set; after a placement only the slots whose answer may have
-/// changed are evaluated again: those of the placing policy, those whose
-/// target was the pool just used, and those whose answer depended on the
-/// reservation rule (other policies' state). Everything else depended only
-/// on free capacity that can only shrink and on its own policy's usage.
+/// each distinct need). Selection is lazy and best-first: a slot is either
+/// *clean* (its target and selection key are known for the current state)
+/// or *stale*, and one ordered set holds every slot that may have a target.
+/// A clean slot is filed under its exact key; a stale one under a lower
+/// bound of it: the best execution rank among its linked pools that have
+/// room now (its target, if any, is one of them). The smallest entry is
+/// evaluated exactly when stale and placed when clean; it is the smallest
+/// exact key of all, since no stale key is below its bound.
+///
+/// After a placement only the slots whose answer may have changed become
+/// stale again (no max flow, just the bound): those of the placing policy,
+/// those whose target was the pool just used, and those whose answer
+/// depended on the reservation rule (other policies' state). Everything
+/// else depended only on free capacity that can only shrink and on its own
+/// policy's usage; a stale bound stays a bound for the same reason. A slot
+/// over its policy's limit or without room in any linked pool is dropped
+/// until its own policy places again.
 
 #include <algorithm>
 #include <map>
@@ -45,10 +56,12 @@ struct SlotKey {
 struct Slot {
   uint32_t queue = 0;
   uint32_t index = 0;  ///< slot index within its queue
+  bool filed = false;  ///< has an entry in the ordered set, under `key`
+  bool clean = false;  ///< `target` and `key` are exact for the current state
   std::optional<Target> target;
   SlotKey key{};
   AdmissionTrace trace;
-  uint64_t seen = 0;                  ///< iteration stamp, to evaluate once per iteration
+  uint64_t seen = 0;                  ///< iteration stamp, to re-stale once per iteration
   std::optional<uint32_t> pool_list;  ///< the by-pool list it is filed in
   bool in_trivial_list = false;
 };
@@ -71,15 +84,21 @@ class Pass {
   }
 
   void Run(SchedulingResult* result, PassStats* stats) {
-    for (uint32_t s = 0; s < slots_.size(); ++s) Evaluate(s);
+    for (uint32_t s = 0; s < slots_.size(); ++s) Restale(s);
     while (!ready_.empty()) {
       uint32_t s = ready_.begin()->slot;
       Slot& slot = slots_[s];
+      ready_.erase(ready_.begin());
+      slot.filed = false;
+      if (!slot.clean) {
+        Evaluate(s);
+        continue;
+      }
       JobQueue& queue = queues_[slot.queue];
       uint32_t job = *queue.SlotJob(slot.index);
       Target target = *slot.target;
-      ready_.erase(ready_.begin());
       slot.target.reset();
+      slot.clean = false;
 
       Quantity need = queued_[job].need;
       state_.held[target.pool] += need;
@@ -90,20 +109,56 @@ class Pass {
       book_.Refresh(queue.policy());
       book_.NewEpoch();
       ++iteration_;
-      ReevaluateAfter(queue.policy(), target.pool, book_.Need(queue.policy()) > need_before);
+      RestaleAfter(queue.policy(), target.pool, book_.Need(queue.policy()) > need_before);
     }
     if (stats) {
       stats->evaluations += evaluations_;
+      stats->restales += restales_;
       stats->slots += slots_.size();
     }
   }
 
  private:
-  void Evaluate(uint32_t s) {
+  void Unfile(Slot& slot) {
+    if (slot.filed) ready_.erase(slot.key);
+    slot.filed = false;
+  }
+
+  /// Forgets the slot's answer and files it under a lower bound of its key:
+  /// no max flow, only rules 1 and 2.
+  void Restale(uint32_t s) {
     Slot& slot = slots_[s];
     slot.seen = iteration_;
+    ++restales_;
+    Unfile(slot);
+    slot.clean = false;
+    slot.target.reset();
+    std::optional<uint32_t> job = queues_[slot.queue].SlotJob(slot.index);
+    if (!job) return;
+    const QueuedJob& j = queued_[*job];
+    // Over the limit, or no room in any linked pool: no target while its own
+    // policy does not place (free capacity only shrinks).
+    if (state_.used[j.policy] + j.need > ctx_.limit[j.policy]) return;
+    uint32_t best = UINT32_MAX;
+    for (uint32_t pool : ctx_.links[j.profile]) {
+      if (j.need <= state_.Free(ctx_, pool)) best = std::min(best, ctx_.ExecRank(pool, j.profile));
+    }
+    if (best == UINT32_MAX) return;
+    slot.key = {best, ctx_.PolicyRank(j.profile, j.policy), j.queue_order, j.position, s};
+    ready_.insert(slot.key);
+    slot.filed = true;
+  }
+
+  void RestaleOnce(uint32_t s) {
+    if (slots_[s].seen != iteration_) Restale(s);
+  }
+
+  /// Finds the slot's target now and files it under its exact key.
+  void Evaluate(uint32_t s) {
+    Slot& slot = slots_[s];
     ++evaluations_;
-    if (slot.target) ready_.erase(slot.key);
+    Unfile(slot);
+    slot.clean = true;
     slot.target.reset();
     slot.trace = {};
     const JobQueue& queue = queues_[slot.queue];
@@ -120,17 +175,16 @@ class Pass {
     slot.key = {ctx_.ExecRank(slot.target->pool, j.profile), ctx_.PolicyRank(j.profile, j.policy),
                 j.queue_order, j.position, s};
     ready_.insert(slot.key);
+    slot.filed = true;
     if (slot.pool_list != slot.target->pool) {
       by_pool_[slot.target->pool].push_back(s);
       slot.pool_list = slot.target->pool;
     }
   }
 
-  void EvaluateOnce(uint32_t s) {
-    if (slots_[s].seen != iteration_) Evaluate(s);
-  }
-
-  void ReevaluateAfter(uint32_t policy, uint32_t pool, bool policy_need_grew) {
+  /// Marks stale every slot whose exact answer the placement may have
+  /// changed. Stale slots need nothing: their bounds can only have risen.
+  void RestaleAfter(uint32_t policy, uint32_t pool, bool policy_need_grew) {
     std::vector<uint32_t> rule3;
     rule3.swap(next_rule3_);
     // Slots aiming at the pool just used first, while their filing is current.
@@ -140,19 +194,25 @@ class Pass {
       if (slots_[s].pool_list == pool) slots_[s].pool_list.reset();
     }
     for (uint32_t s : filed) {
-      if (slots_[s].target && slots_[s].target->pool == pool) EvaluateOnce(s);
+      if (slots_[s].clean && slots_[s].target && slots_[s].target->pool == pool) RestaleOnce(s);
     }
     for (uint32_t q : ctx_.queues_of_policy[policy]) {
-      for (uint32_t s = slot_begin_[q]; s < slot_begin_[q + 1]; ++s) EvaluateOnce(s);
+      for (uint32_t s = slot_begin_[q]; s < slot_begin_[q + 1]; ++s) RestaleOnce(s);
     }
-    for (uint32_t s : rule3) EvaluateOnce(s);
+    // Answers that involved the reservation rule, with or without a target
+    // (a refusal can turn into a target as other policies' state changes).
+    for (uint32_t s : rule3) {
+      if (slots_[s].clean) RestaleOnce(s);
+    }
     // A reservation rule that passed only because nobody else had an
     // outstanding reservation can change only when someone now has one.
     if (policy_need_grew) {
       std::vector<uint32_t> trivial;
       trivial.swap(trivial_);
       for (uint32_t s : trivial) slots_[s].in_trivial_list = false;
-      for (uint32_t s : trivial) EvaluateOnce(s);
+      for (uint32_t s : trivial) {
+        if (slots_[s].clean) RestaleOnce(s);
+      }
     }
   }
 
@@ -163,11 +223,12 @@ class Pass {
   ReservationBook& book_;
   std::vector<Slot> slots_;
   std::vector<uint32_t> slot_begin_;  ///< per queue, into slots_
-  std::set<SlotKey> ready_;           ///< slots with a target, by key
+  std::set<SlotKey> ready_;           ///< clean slots with a target and stale slots, by key
   std::vector<std::vector<uint32_t>> by_pool_;
   std::vector<uint32_t> next_rule3_, trivial_;
   uint64_t iteration_ = 1;
   uint64_t evaluations_ = 0;
+  uint64_t restales_ = 0;
 };
 
 }  // namespace

@@ -65,7 +65,8 @@ struct SchedulingResult {
 struct PassStats {
   uint64_t placements = 0;
   uint64_t slots = 0;        ///< candidate slots offered by the queues
-  uint64_t evaluations = 0;  ///< candidate slots (re)evaluated
+  uint64_t evaluations = 0;  ///< exact evaluations of a candidate slot's target
+  uint64_t restales = 0;     ///< answers forgotten for a cheap lower bound (no max flow)
   uint64_t flows = 0;        ///< max-flow computations
   uint64_t fast_accepts = 0; ///< rule 3 settled by the cheap sufficient test
 };
