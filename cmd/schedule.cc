@@ -15,6 +15,7 @@ int RunSchedule(const ScheduleOptions& options) {
   auto jobs = LoadJobsFrom(options.jobs, *config);
   if (!jobs) return kExitUnusable;
   ScheduleReport report = BuildSchedule(*config, jobs->entries);
+  jobs.reset();  // the report holds all it needs; free the entries before rendering
   ScheduleFormat format = options.format == "json"    ? ScheduleFormat::kJson
                           : options.format == "jsonl" ? ScheduleFormat::kJsonLines
                           : options.format == "table" ? ScheduleFormat::kTable
