@@ -1,5 +1,7 @@
 #include <spdlog/spdlog.h>
 
+#include <utility>
+
 #include "commands.h"
 #include "config_source.h"
 #include "jobs/loader.h"
@@ -14,8 +16,7 @@ int RunSchedule(const ScheduleOptions& options) {
   if (!config) return kExitUnusable;
   auto jobs = LoadJobsFrom(options.jobs, *config);
   if (!jobs) return kExitUnusable;
-  ScheduleReport report = BuildSchedule(*config, jobs->entries);
-  jobs.reset();  // the report holds all it needs; free the entries before rendering
+  ScheduleReport report = BuildSchedule(*config, std::move(jobs->entries));
   ScheduleFormat format = options.format == "json"    ? ScheduleFormat::kJson
                           : options.format == "jsonl" ? ScheduleFormat::kJsonLines
                           : options.format == "table" ? ScheduleFormat::kTable

@@ -59,7 +59,7 @@ struct Directory {
 
 /// A job's need (SPEC §3): the allotment, or for a dynamic profile the
 /// parameter's value when it is a valid quantity > 0.
-Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string* source, std::string* note) {
+Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view* source, std::string* note) {
   *source = "allotment";
   if (!profile.dynamic_parameter) return profile.allotment;
   for (const ParamValue& param : entry.params) {
@@ -148,7 +148,8 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
           invalid = "cannot tell what it holds: no resources given and its profile is " +
                     std::string(e.profile || e.queue ? "unknown" : "not given");
         } else {
-          std::string source, note;
+          std::string_view source;
+          std::string note;
           holding = NeedOf(config.profiles[*profile], e, &source, &note);
         }
       }
