@@ -1,9 +1,9 @@
 #include "jobs/resolve.h"
 
 #include <algorithm>
-#include <map>
-#include <set>
+#include <deque>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "jobs/time.h"
@@ -15,9 +15,14 @@ struct QueueTarget {
   uint32_t policy, profile;
 };
 
-/// Name lookups built once per configuration.
+/// Name lookups built once per configuration. Keys view the configuration's
+/// own strings (queue names not written out are kept in `default_queues`),
+/// so the configuration must outlive the directory.
 struct Directory {
   explicit Directory(const Config& config) {
+    pools.reserve(config.pools.size());
+    profiles.reserve(config.profiles.size());
+    policies.reserve(config.policies.size());
     for (uint32_t i = 0; i < config.pools.size(); ++i) pools.emplace(config.pools[i].name, i);
     for (uint32_t i = 0; i < config.profiles.size(); ++i) profiles.emplace(config.profiles[i].name, i);
     for (uint32_t i = 0; i < config.policies.size(); ++i) {
@@ -25,27 +30,36 @@ struct Directory {
       for (const auto& entry : config.policies[i].profiles) {
         auto profile = profiles.find(entry.profile);
         if (profile == profiles.end()) continue;
-        std::string queue = entry.queue ? *entry.queue : DefaultPolicyQueue(config.policies[i].name, entry.profile);
+        std::string_view queue;
+        if (entry.queue) {
+          queue = *entry.queue;
+        } else {
+          queue = default_queues.emplace_back(DefaultPolicyQueue(config.policies[i].name, entry.profile));
+        }
         queues.emplace(queue, QueueTarget{i, profile->second});
-        allowed.emplace(i, profile->second);
+        allowed.insert(Pair(i, profile->second));
       }
     }
   }
   template <typename Map>
   static std::optional<typename Map::mapped_type> Find(const Map& map, const std::optional<std::string>& name) {
     if (!name) return std::nullopt;
-    auto it = map.find(*name);
+    auto it = map.find(std::string_view(*name));
     if (it == map.end()) return std::nullopt;
     return it->second;
   }
-  std::map<std::string, uint32_t, std::less<>> pools, profiles, policies;
-  std::map<std::string, QueueTarget, std::less<>> queues;
-  std::set<std::pair<uint32_t, uint32_t>> allowed;
+  bool Allowed(uint32_t policy, uint32_t profile) const { return allowed.count(Pair(policy, profile)) > 0; }
+  static uint64_t Pair(uint32_t policy, uint32_t profile) { return (uint64_t(policy) << 32) | profile; }
+
+  std::deque<std::string> default_queues;  ///< stable addresses for the views below
+  std::unordered_map<std::string_view, uint32_t> pools, profiles, policies;
+  std::unordered_map<std::string_view, QueueTarget> queues;
+  std::unordered_set<uint64_t> allowed;  ///< Pair(policy, profile) the policy lists
 };
 
 /// A job's need (SPEC §3): the allotment, or for a dynamic profile the
 /// parameter's value when it is a valid quantity > 0.
-Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string* source, std::string* note) {
+Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view* source, std::string* note) {
   *source = "allotment";
   if (!profile.dynamic_parameter) return profile.allotment;
   for (const ParamValue& param : entry.params) {
@@ -90,6 +104,10 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
   std::unordered_set<std::string_view> seen_ids;
   struct Ordering { bool has_time; Timestamp time; uint32_t position; uint32_t queued; };
   std::vector<Ordering> ordering;
+  seen_ids.reserve(entries.size());
+  ordering.reserve(entries.size());
+  resolved.input.queued.reserve(entries.size());
+  resolved.queued_outcome.reserve(entries.size());
 
   for (size_t i = 0; i < entries.size(); ++i) {
     const JobEntry& e = entries[i];
@@ -130,7 +148,8 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
           invalid = "cannot tell what it holds: no resources given and its profile is " +
                     std::string(e.profile || e.queue ? "unknown" : "not given");
         } else {
-          std::string source, note;
+          std::string_view source;
+          std::string note;
           holding = NeedOf(config.profiles[*profile], e, &source, &note);
         }
       }
@@ -152,7 +171,7 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
         bool linked = std::any_of(links.begin(), links.end(), [&](const Link& l) { return l.pool == *out.pool; });
         if (!linked) warnings.push_back("pool '" + *out.pool + "' is not linked to profile '" + *out.profile + "'");
       }
-      if (policy && profile && !dir.allowed.count({*policy, *profile})) {
+      if (policy && profile && !dir.Allowed(*policy, *profile)) {
         warnings.push_back("policy '" + *out.policy + "' does not list profile '" + *out.profile + "'");
       }
       std::string message;
@@ -186,7 +205,7 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
     if (e.queue && !via_queue) { Reject(&out, e, "unknown-queue", "no policy has a queue named '" + *e.queue + "'"); continue; }
     if (!policy) { Reject(&out, e, "unknown-policy", "policy '" + *e.policy + "' is not in the configuration"); continue; }
     if (!profile) { Reject(&out, e, "unknown-profile", "profile '" + *e.profile + "' is not in the configuration"); continue; }
-    if (!dir.allowed.count({*policy, *profile})) {
+    if (!dir.Allowed(*policy, *profile)) {
       Reject(&out, e, "profile-not-allowed", "policy '" + config.policies[*policy].name + "' does not list profile '" +
                                               config.profiles[*profile].name + "'");
       continue;

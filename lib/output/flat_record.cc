@@ -4,10 +4,25 @@
 
 namespace rescfg {
 
+namespace {
+
+/// True for the bytes AppendJsonString copies as they are.
+constexpr bool IsPlain(unsigned char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; }
+
+}  // namespace
+
 void AppendJsonString(std::string* out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out->push_back('"');
   for (size_t i = 0; i < s.size();) {
+    // Runs of plain ASCII, the common case, are appended at once.
+    size_t run = i;
+    while (run < s.size() && IsPlain(static_cast<unsigned char>(s[run]))) ++run;
+    if (run > i) {
+      out->append(s.data() + i, run - i);
+      i = run;
+      if (i == s.size()) break;
+    }
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
       // Valid UTF-8 passes through; any other byte (a file name can hold
@@ -29,13 +44,9 @@ void AppendJsonString(std::string* out, std::string_view s) {
       case '\r': out->append("\\r"); break;
       case '\t': out->append("\\t"); break;
       default:
-        if (c < 0x20 || c == 0x7F) {
-          out->append("\\u00");
-          out->push_back(kHex[c >> 4]);
-          out->push_back(kHex[c & 0xF]);
-        } else {
-          out->push_back(static_cast<char>(c));
-        }
+        out->append("\\u00");
+        out->push_back(kHex[c >> 4]);
+        out->push_back(kHex[c & 0xF]);
     }
     ++i;
   }

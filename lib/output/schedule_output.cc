@@ -133,8 +133,16 @@ std::string RenderDocument(const ScheduleReport& r, RecordStyle style) {
 }
 
 std::string RenderJsonLines(const ScheduleReport& r) {
+  // Room for every line up front: growing a buffer of hundreds of MB copies
+  // it and briefly holds both. Capacity never written costs no memory.
+  auto size = [](const std::optional<std::string>& s) { return s ? s->size() : 0; };
+  size_t estimate = 0;
+  for (const JobOutcome& j : r.jobs) {
+    estimate += 192 + size(j.id) + size(j.policy) + size(j.profile) + size(j.pool) + size(j.queue) +
+                size(j.reason) + size(j.message);
+  }
   std::string out;
-  out.reserve(r.jobs.size() * 160);
+  out.reserve(estimate);
   for (const JobOutcome& j : r.jobs) {
     {
       FlatRecord rec(&out, RecordStyle::kJson);

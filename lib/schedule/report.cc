@@ -30,8 +30,9 @@ std::vector<std::string> DynamicParameterPaths(const Config& config) {
   return paths;
 }
 
-ScheduleReport BuildSchedule(const Config& config, const std::vector<JobEntry>& entries) {
-  ResolvedJobs resolved = ResolveJobs(config, entries);
+namespace {
+
+ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
   resolved.input.config = &config;
   SchedulingResult result = RunSchedulingPass(resolved.input);
 
@@ -91,6 +92,18 @@ ScheduleReport BuildSchedule(const Config& config, const std::vector<JobEntry>& 
     report.policies.push_back({policy.name, policy.reserved, policy.limit, result.policy_used[p]});
   }
   return report;
+}
+
+}  // namespace
+
+ScheduleReport BuildSchedule(const Config& config, const std::vector<JobEntry>& entries) {
+  return BuildFromResolved(config, ResolveJobs(config, entries));
+}
+
+ScheduleReport BuildSchedule(const Config& config, std::vector<JobEntry>&& entries) {
+  ResolvedJobs resolved = ResolveJobs(config, entries);
+  std::vector<JobEntry>().swap(entries);  // not needed past resolution: free before the pass
+  return BuildFromResolved(config, std::move(resolved));
 }
 
 }  // namespace rescfg

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/model.h"
@@ -24,7 +25,7 @@ struct JobOutcome {
   std::optional<std::string> pool, queue;      ///< assigned and running
   std::optional<std::string> link;             ///< assigned: the link's name ("" if unnamed)
   std::optional<Quantity> resources;           ///< need (assigned, pending) or holding (running)
-  std::string need_source;                     ///< "allotment" | "parameter" | "fallback" | "holding"
+  std::string_view need_source;                ///< "allotment" | "parameter" | "fallback" | "holding" (static text)
   std::optional<std::string> reason;           ///< pending and rejected
   std::optional<std::string> message;          ///< pending, rejected, running with a warning
 };
@@ -55,6 +56,8 @@ struct ScheduleReport {
 /// Resolves the entries against `config` (defaults applied, valid), runs the
 /// scheduling pass and assembles the report. Pure: no I/O.
 ScheduleReport BuildSchedule(const Config& config, const std::vector<JobEntry>& entries);
+/// The same, freeing `entries` as soon as they are resolved (lower peak memory).
+ScheduleReport BuildSchedule(const Config& config, std::vector<JobEntry>&& entries);
 
 /// The dynamic-parameter paths the jobs loader should extract for `config`.
 std::vector<std::string> DynamicParameterPaths(const Config& config);
