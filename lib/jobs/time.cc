@@ -45,7 +45,7 @@ int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
 
 std::optional<Timestamp> ParseRfc3339(std::string_view s) {
   size_t pos = 0;
-  int year, month, day, hour, minute, second;
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
   if (!Digits(s, &pos, 4, &year) || !Expect(s, &pos, '-') || !Digits(s, &pos, 2, &month) ||
       !Expect(s, &pos, '-') || !Digits(s, &pos, 2, &day)) {
     return std::nullopt;
