@@ -88,7 +88,9 @@ Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view*
 void Reject(JobOutcome* out, const JobEntry& entry, const char* reason, std::string message) {
   out->status = JobStatus::kRejected;
   out->reason = reason;
-  out->message = entry.mark.line > 0 ? "line " + std::to_string(entry.mark.line) + ": " + message : message;
+  // Readers already name the line of a problem with the whole entry.
+  const bool named = message.rfind("line ", 0) == 0;
+  out->message = entry.mark.line > 0 && !named ? "line " + std::to_string(entry.mark.line) + ": " + message : message;
   out->pool.reset();
   out->queue.reset();
   out->resources.reset();
