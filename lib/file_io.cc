@@ -13,23 +13,22 @@ std::string DisplayName(const std::string& path) { return path == "-" ? "<stdin>
 
 std::optional<std::string> ReadWholeFile(const std::string& path, std::string* error,
                                          uint64_t max_bytes) {
-  const std::string shown = DisplayName(path);
   int fd = path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    *error = shown + ": " + std::strerror(errno);
+    *error = std::strerror(errno);
     return std::nullopt;
   }
   struct stat st {};
   if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
     if (fd != STDIN_FILENO) ::close(fd);
-    *error = shown + ": is a directory";
+    *error = "is a directory";
     return std::nullopt;
   }
   std::string content;
   if (S_ISREG(st.st_mode)) {
     if (static_cast<uint64_t>(st.st_size) > max_bytes) {
       if (fd != STDIN_FILENO) ::close(fd);
-      *error = shown + ": file is larger than the limit of " + std::to_string(max_bytes) + " bytes";
+      *error = "file is larger than the limit of " + std::to_string(max_bytes) + " bytes";
       return std::nullopt;
     }
     content.reserve(static_cast<size_t>(st.st_size));
@@ -39,13 +38,13 @@ std::optional<std::string> ReadWholeFile(const std::string& path, std::string* e
     ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0) {
       if (errno == EINTR) continue;
-      *error = shown + ": " + std::strerror(errno);
+      *error = std::strerror(errno);
       if (fd != STDIN_FILENO) ::close(fd);
       return std::nullopt;
     }
     if (n == 0) break;
     if (content.size() + static_cast<size_t>(n) > max_bytes) {
-      *error = shown + ": input is larger than the limit of " + std::to_string(max_bytes) + " bytes";
+      *error = "input is larger than the limit of " + std::to_string(max_bytes) + " bytes";
       if (fd != STDIN_FILENO) ::close(fd);
       return std::nullopt;
     }

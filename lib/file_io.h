@@ -11,7 +11,8 @@ namespace rescfg {
 constexpr uint64_t kDefaultMaxFileBytes = uint64_t(1) << 30;  // 1 GiB
 
 /// Reads `path` ("-" is standard input). On failure returns nullopt and sets
-/// `error` to a message such as "config.yaml: is a directory".
+/// `error` to the reason, without the file name (callers name the file):
+/// "is a directory", "No such file or directory".
 std::optional<std::string> ReadWholeFile(const std::string& path, std::string* error,
                                          uint64_t max_bytes = kDefaultMaxFileBytes);
 

@@ -444,8 +444,6 @@ LoadedConfig LoadConfigFile(const std::string& path) {
     LoadedConfig result;
     result.file = DisplayName(path);
     result.unusable = true;
-    // The finding already names the file.
-    if (error.rfind(result.file + ": ", 0) == 0) error.erase(0, result.file.size() + 2);
     result.findings.push_back({"unreadable", Severity::kError, result.file, {}, "", error, ""});
     return result;
   }

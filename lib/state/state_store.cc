@@ -200,7 +200,7 @@ bool StateStore::ReadHistory(std::string* error) {
   std::string read_error;
   auto text = ReadWholeFile(path, &read_error);
   if (!text) {
-    *error = read_error;
+    *error = path + ": " + read_error;
     return false;
   }
   size_t start = 0;
@@ -247,7 +247,7 @@ bool StateStore::CheckConfigCopy(std::string* error) {
   std::string read_error;
   auto text = ReadWholeFile(path, &read_error);
   if (!text) {
-    *error = read_error;
+    *error = path + ": " + read_error;
     return false;
   }
   const std::string sha = Sha256Hex(*text);
@@ -280,7 +280,7 @@ std::optional<std::string> StateStore::ReadRevision(long revision, std::string* 
   std::string read_error;
   auto text = ReadWholeFile(path, &read_error);
   if (!text) {
-    *error = "state directory '" + dir_ + "' is corrupt: " + read_error;
+    *error = "state directory '" + dir_ + "' is corrupt: " + path + ": " + read_error;
     return std::nullopt;
   }
   const std::string sha = Sha256Hex(*text);
