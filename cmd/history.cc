@@ -28,16 +28,7 @@ int RunHistory(const HistoryOptions& options) {
   if (options.format == "json") {
     JsonWriter json(2);
     json.BeginObject().Field("current", int64_t(store->revision())).Key("revisions").BeginArray();
-    for (const auto& e : store->history()) {
-      json.BeginObject()
-          .Field("revision", int64_t(e.revision))
-          .Field("sha256", e.sha256)
-          .Field("time", e.time)
-          .Field("user", e.user)
-          .Field("message", e.message)
-          .Field("changes", int64_t(e.changes))
-          .EndObject();
-    }
+    for (const auto& e : store->history()) WriteHistoryEntry(json, e);
     json.EndArray().EndObject();
     out = json.str() + "\n";
   } else if (store->history().empty()) {

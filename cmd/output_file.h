@@ -1,10 +1,11 @@
 #pragma once
 #include <string>
+#include <string_view>
 
 namespace rescfg::cmd {
 
-/// Writes `text` to stdout when `path` is empty, else atomically to `path`
-/// (temporary file in the same directory, fsync, rename). Logs failures.
-bool WriteOutput(const std::string& path, const std::string& text);
+/// Writes `text` to stdout when `path` is empty or "-", else atomically to
+/// `path` (WriteFileAtomically: temporary file, fsync, rename). Logs failures.
+bool WriteOutput(const std::string& path, std::string_view text);
 
 }  // namespace rescfg::cmd

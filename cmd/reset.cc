@@ -7,7 +7,7 @@
 
 #include "commands.h"
 #include "config_source.h"
-#include "state/atomic_file.h"
+#include "output_file.h"
 #include "state/state_store.h"
 
 namespace rescfg::cmd {
@@ -23,15 +23,8 @@ int RunReset(const ResetOptions& options) {
     spdlog::error("{}", error);
     return kExitUnusable;
   }
-  if (options.output.empty() || options.output == "-") {
-    std::fwrite(text->data(), 1, text->size(), stdout);
-    return std::fflush(stdout) == 0 ? kExitOk : kExitUnusable;
-  }
-  if (!WriteFileAtomically(options.output, *text, &error)) {
-    spdlog::error("{}", error);
-    return kExitUnusable;
-  }
-  spdlog::info("wrote revision {} to {}", revision, options.output);
+  if (!WriteOutput(options.output, *text)) return kExitUnusable;
+  if (!options.output.empty() && options.output != "-") spdlog::info("wrote revision {} to {}", revision, options.output);
   return kExitOk;
 }
 

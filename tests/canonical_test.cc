@@ -6,6 +6,8 @@
 #include "file_io.h"
 #include "gitops_config_gen.h"
 
+#include "support/scenario_text.h"
+
 namespace rescfg {
 namespace {
 
@@ -14,15 +16,6 @@ std::string ReadTestFile(const std::string& relative) {
   auto text = ReadWholeFile(std::string(RESCFG_SOURCE_DIR) + "/" + relative, &error);
   EXPECT_TRUE(text) << error;
   return text.value_or("");
-}
-
-Config LoadWithDefaults(const std::string& text) {
-  LoadedConfig loaded = LoadConfigText(text, "test.yaml");
-  EXPECT_TRUE(loaded.config);
-  for (const auto& f : loaded.findings) ADD_FAILURE() << f.path << ": " << f.message;
-  Config c = loaded.config.value_or(Config{});
-  ApplyDefaults(c);
-  return c;
 }
 
 RC_GTEST_PROP(Canonical, ReadsBackToTheSameConfig, ()) {
@@ -47,18 +40,18 @@ RC_GTEST_PROP(Canonical, SpelledOutDefaultsMakeNoDifference, ()) {
 }
 
 TEST(Canonical, WorkedExampleMatchesGolden) {
-  Config c = LoadWithDefaults(ReadTestFile("testdata/examples/worked-example.yaml"));
+  Config c = testing::ConfigFromYaml(ReadTestFile("testdata/examples/worked-example.yaml"));
   EXPECT_EQ(WriteCanonical(c), ReadTestFile("testdata/gitops/worked-example.canonical.yaml"));
 }
 
 TEST(Canonical, FormattingCommentsAndKeyOrderDoNotMatter) {
-  Config a = LoadWithDefaults(ReadTestFile("testdata/examples/worked-example.yaml"));
-  Config b = LoadWithDefaults(ReadTestFile("testdata/gitops/worked-example-reformatted.yaml"));
+  Config a = testing::ConfigFromYaml(ReadTestFile("testdata/examples/worked-example.yaml"));
+  Config b = testing::ConfigFromYaml(ReadTestFile("testdata/gitops/worked-example-reformatted.yaml"));
   EXPECT_EQ(WriteCanonical(a), WriteCanonical(b));
 }
 
 TEST(Canonical, QuantitiesAreExactAndFractionsQuoted) {
-  Config c = LoadWithDefaults(R"(apiVersion: rescfg/v1
+  Config c = testing::ConfigFromYaml(R"(apiVersion: rescfg/v1
 kind: ResourceConfiguration
 pools: [{name: p, resources: 8}]
 profiles:
@@ -83,7 +76,7 @@ TEST(Canonical, QuotesAndEscapes) {
 }
 
 TEST(Canonical, ProfileDescriptionIsKept) {
-  Config c = LoadWithDefaults(R"(apiVersion: rescfg/v1
+  Config c = testing::ConfigFromYaml(R"(apiVersion: rescfg/v1
 kind: ResourceConfiguration
 pools: [{name: p, resources: 8, description: "the pool"}]
 profiles: [{name: x, allotment: 1, links: [{pool: p}], description: "one GPU"}]

@@ -6,17 +6,10 @@
 #include "diff/config_diff.h"
 #include "gitops_config_gen.h"
 
+#include "support/scenario_text.h"
+
 namespace rescfg {
 namespace {
-
-Config Load(const std::string& text) {
-  LoadedConfig loaded = LoadConfigText(text, "test.yaml");
-  EXPECT_TRUE(loaded.config);
-  for (const auto& f : loaded.findings) ADD_FAILURE() << f.path << ": " << f.message;
-  Config c = loaded.config.value_or(Config{});
-  ApplyDefaults(c);
-  return c;
-}
 
 const char* kBase = R"(apiVersion: rescfg/v1
 kind: ResourceConfiguration
@@ -54,7 +47,7 @@ std::vector<std::string> Lines(const ConfigDiff& diff) {
 }
 
 TEST(ConfigDiff, SameConfigHasNoChanges) {
-  ConfigDiff diff = DiffConfigs(Load(kBase), Load(kBase));
+  ConfigDiff diff = DiffConfigs(testing::ConfigFromYaml(kBase), testing::ConfigFromYaml(kBase));
   EXPECT_TRUE(diff.empty());
   EXPECT_EQ(RenderDiffText(diff), "No changes.\n");
 }
@@ -64,14 +57,14 @@ TEST(ConfigDiff, SpelledOutDefaultsAreNotChanges) {
                                           "{name: A, resources: 8.000, queue: A, executionPriority: [four]}");
   explicit_defaults = Replace(explicit_defaults, "profiles: [four, two]",
                               "profiles: [{profile: four, queue: Dev/four}, two]");
-  EXPECT_TRUE(DiffConfigs(Load(kBase), Load(explicit_defaults)).empty());
+  EXPECT_TRUE(DiffConfigs(testing::ConfigFromYaml(kBase), testing::ConfigFromYaml(explicit_defaults)).empty());
 }
 
 TEST(ConfigDiff, FieldChanges) {
   std::string changed = Replace(kBase, "{name: A, resources: 8}", "{name: A, resources: \"17/2\"}");
   changed = Replace(changed, "{name: Ops, profiles: [four]}", "{name: Ops, limit: 4, profiles: [four]}");
   changed = Replace(changed, "{pool: B, name: high}", "{pool: B, name: fast}");
-  EXPECT_EQ(Lines(DiffConfigs(Load(kBase), Load(changed))),
+  EXPECT_EQ(Lines(DiffConfigs(testing::ConfigFromYaml(kBase), testing::ConfigFromYaml(changed))),
             (std::vector<std::string>{
                 "~ pool \"A\": resources: 8 -> 8.5",
                 "~ profile \"four\": links[B].name: \"high\" -> \"fast\"",
@@ -84,7 +77,7 @@ TEST(ConfigDiff, AddedRemovedAndReordered) {
                                 "links: [{pool: B, name: high}, {pool: A, name: low}]");
   changed = Replace(changed, "  - {name: Ops, profiles: [four]}\n", "  - {name: Research, profiles: [four]}\n");
   changed = Replace(changed, "profiles: [four, two]", "profiles: [two]");
-  ConfigDiff diff = DiffConfigs(Load(kBase), Load(changed));
+  ConfigDiff diff = DiffConfigs(testing::ConfigFromYaml(kBase), testing::ConfigFromYaml(changed));
   EXPECT_EQ(Lines(diff), (std::vector<std::string>{
                              "~ profile \"four\": links reordered: [\"A\", \"B\"] -> [\"B\", \"A\"]",
                              "~ profile \"four\": policyPriority: [\"Dev\", \"Ops\"] -> [\"Research\"]",
@@ -102,7 +95,7 @@ TEST(ConfigDiff, PriorityReorderAndEntityOrder) {
   std::string changed = Replace(kBase, "  - {name: A, resources: 8}\n  - {name: B, resources: 8, queue: b}\n",
                                 "  - {name: B, resources: 8, queue: b, executionPriority: [two, four]}\n"
                                 "  - {name: A, resources: 8}\n");
-  ConfigDiff diff = DiffConfigs(Load(kBase), Load(changed));
+  ConfigDiff diff = DiffConfigs(testing::ConfigFromYaml(kBase), testing::ConfigFromYaml(changed));
   EXPECT_EQ(Lines(diff), (std::vector<std::string>{
                              "~ pool \"B\": executionPriority reordered: [\"four\", \"two\"] -> [\"two\", \"four\"]",
                              "~ pools reordered: [\"A\", \"B\"] -> [\"B\", \"A\"]",
@@ -113,7 +106,7 @@ TEST(ConfigDiff, PriorityReorderAndEntityOrder) {
 TEST(ConfigDiff, JsonShape) {
   std::string changed = Replace(kBase, "{name: A, resources: 8}", "{name: A, resources: \"1/3\"}");
   JsonWriter json;
-  WriteDiffJson(DiffConfigs(Load(kBase), Load(changed)), json);
+  WriteDiffJson(DiffConfigs(testing::ConfigFromYaml(kBase), testing::ConfigFromYaml(changed)), json);
   EXPECT_EQ(json.str(),
             R"([{"op":"changed","kind":"pool","name":"A","field":"resources","old":8,"new":"1/3"}])");
 }

@@ -94,8 +94,7 @@ std::string CurrentUser() {
   return std::to_string(::getuid());
 }
 
-std::string HistoryLine(const HistoryEntry& entry) {
-  JsonWriter json;
+void WriteHistoryEntry(JsonWriter& json, const HistoryEntry& entry) {
   json.BeginObject()
       .Field("revision", int64_t(entry.revision))
       .Field("sha256", entry.sha256)
@@ -104,6 +103,11 @@ std::string HistoryLine(const HistoryEntry& entry) {
       .Field("message", entry.message)
       .Field("changes", int64_t(entry.changes))
       .EndObject();
+}
+
+std::string HistoryLine(const HistoryEntry& entry) {
+  JsonWriter json;
+  WriteHistoryEntry(json, entry);
   return json.str();
 }
 

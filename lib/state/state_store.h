@@ -30,6 +30,8 @@
 
 namespace rescfg {
 
+class JsonWriter;
+
 struct HistoryEntry {
   long revision = 0;
   std::string sha256;   ///< of the revision's canonical text
@@ -111,6 +113,9 @@ struct ProvisionedConfig {
 };
 ProvisionedConfig LoadProvisionedConfig(const std::string& dir, int lock_timeout_seconds);
 
+/// Writes the fields of a history entry as one JSON object: the stored
+/// history line and `rescfg history --format json` share it.
+void WriteHistoryEntry(JsonWriter& json, const HistoryEntry& entry);
 /// One history line as stored in history.jsonl (without the newline).
 std::string HistoryLine(const HistoryEntry& entry);
 /// Parses one history line; nullopt when damaged.
