@@ -69,13 +69,14 @@ void BM_SchedulingPass(benchmark::State& state) {
   state.counters["placements"] = double(stats.placements);
   state.counters["evaluations"] = double(stats.evaluations);
   state.counters["flows"] = double(stats.flows);
+  state.counters["repairs"] = double(stats.repairs);
   SetLabel(state, mode, policies);
 }
 // Without reservations the pass scales to a million jobs; with them, the
 // reservation rule dominates (docs/performance.md), so fewer policies.
 BENCHMARK(BM_SchedulingPass)
     ->Args({10'000, 0, 1000})->Args({100'000, 0, 1000})->Args({1'000'000, 0, 1000})
-    ->Args({10'000, 1, 100})->Args({100'000, 1, 100})
+    ->Args({10'000, 1, 100})->Args({100'000, 1, 100})->Args({10'000, 1, 1000})->Args({10'000, 2, 1000})
     ->Args({10'000, 2, 100})->Args({100'000, 2, 100})
     ->Unit(benchmark::kMillisecond);
 

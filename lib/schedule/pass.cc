@@ -277,6 +277,7 @@ SchedulingResult RunSchedulingPass(const SchedulingInput& input, PassStats* stat
     stats->placements += result.placements.size();
     stats->flows += book.stats().flows;
     stats->fast_accepts += book.stats().fast_accepts;
+    stats->repairs += book.stats().repairs;
   }
   return result;
 }

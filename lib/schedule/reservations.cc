@@ -2,22 +2,16 @@
 
 #include <algorithm>
 
-#include "max_flow.h"
 
 namespace rescfg {
 namespace {
-
-constexpr Ticks kInfinite = Ticks(1) << 124;
 
 /// Policies merged by the set of pools they reach, as a flow network:
 /// source -> group (its total need) -> pools it reaches -> sink (free).
 struct GroupedNetwork {
   std::vector<std::vector<uint32_t>> members;       ///< per group
-  std::vector<std::vector<uint32_t>> group_pools;   ///< per group
-  std::vector<std::vector<int>> group_edges;        ///< per group, parallel to group_pools
-  std::vector<int> pool_edge;                       ///< per pool: edge to the sink, or -1
-  MaxFlow flow{0};
-  Ticks value = 0;
+  std::vector<std::vector<uint32_t>> group_pools;   ///< per group; its edges are in this order
+  std::optional<BipartiteFlow> flow;
   Ticks reachable_need = 0;  ///< total need of the policies that reach some pool
 };
 
@@ -27,7 +21,8 @@ ReservationBook::ReservationBook(const ScheduleContext& ctx, const std::vector<J
                                  const std::vector<QueuedJob>& queued, const PassState& state)
     : ctx_(ctx), queues_(queues), queued_(queued), state_(state),
       need_(ctx.policy_count), reach_(ctx.policy_count),
-      flow_into_(ctx.pool_count), largest_reach_(ctx.pool_count) {
+      flow_into_(ctx.pool_count), largest_reach_(ctx.pool_count), group_of_(ctx.policy_count, -1),
+      widest_reach_(ctx.pool_count), without_epoch_(ctx.pool_count, UINT64_MAX), without_(ctx.pool_count) {
   for (uint32_t q = 0; q < ctx.policy_count; ++q) Refresh(q);
 }
 
@@ -74,18 +69,15 @@ namespace {
 
 GroupedNetwork BuildNetwork(const ScheduleContext& ctx, const PassState& state,
                             const std::vector<uint32_t>& demanding, const std::vector<Quantity>& need,
-                            const auto& reach_of, std::optional<uint32_t> excluded,
-                            std::optional<uint32_t> pool_after, Quantity taken) {
+                            const auto& reach_of) {
   GroupedNetwork net;
   std::vector<Quantity> free(ctx.pool_count);
   for (uint32_t x = 0; x < ctx.pool_count; ++x) free[x] = state.Free(ctx, x);
-  if (pool_after) free[*pool_after] = Quantity::SaturatingSub(free[*pool_after], taken);
 
   std::map<std::vector<uint32_t>, size_t> group_of;
   std::vector<Ticks> group_need;
   std::vector<uint32_t> pools;
   for (uint32_t q : demanding) {
-    if (excluded && q == *excluded) continue;
     pools.clear();
     for (const auto& r : reach_of(q)) {
       if (r.smallest <= free[r.pool]) pools.push_back(r.pool);
@@ -101,59 +93,108 @@ GroupedNetwork BuildNetwork(const ScheduleContext& ctx, const PassState& state,
     group_need[it->second] += need[q].ticks();
     net.reachable_need += need[q].ticks();
   }
-  const int groups = static_cast<int>(net.members.size());
-  const int source = 0, sink = 1 + groups + static_cast<int>(ctx.pool_count);
-  net.flow = MaxFlow(sink + 1);
-  net.pool_edge.assign(ctx.pool_count, -1);
-  net.group_edges.resize(net.members.size());
-  for (int g = 0; g < groups; ++g) {
-    net.flow.AddEdge(source, 1 + g, group_need[g]);
-    for (uint32_t x : net.group_pools[g]) {
-      net.group_edges[g].push_back(net.flow.AddEdge(1 + g, 1 + groups + static_cast<int>(x), kInfinite));
-      if (net.pool_edge[x] < 0) {
-        net.pool_edge[x] = net.flow.AddEdge(1 + groups + static_cast<int>(x), sink, free[x].ticks());
-      }
-    }
-  }
-  net.value = groups == 0 ? 0 : net.flow.Run(source, sink);
+  std::vector<std::vector<int>> edges(net.group_pools.size());
+  for (size_t g = 0; g < edges.size(); ++g) edges[g].assign(net.group_pools[g].begin(), net.group_pools[g].end());
+  std::vector<Ticks> pool_cap(ctx.pool_count);
+  for (uint32_t x = 0; x < ctx.pool_count; ++x) pool_cap[x] = free[x].ticks();
+  auto shape = std::make_shared<const BipartiteFlow::Shape>(static_cast<int>(edges.size()),
+                                                            static_cast<int>(ctx.pool_count), edges);
+  net.flow.emplace(std::move(shape), std::move(group_need), std::move(pool_cap));
+  net.flow->Augment();
   return net;
 }
 
 }  // namespace
-
-Quantity ReservationBook::Capacity(std::optional<uint32_t> excluded, std::optional<uint32_t> pool_after,
-                                   Quantity taken) const {
-  ++stats_.flows;
-  auto reach_of = [this](uint32_t q) -> const std::vector<Reach>& { return reach_[q]; };
-  GroupedNetwork net = BuildNetwork(ctx_, state_, demanding_, need_, reach_of, excluded, pool_after, taken);
-  return Quantity::FromTicks(net.value);
-}
 
 void ReservationBook::ComputeFullFlow() {
   if (full_epoch_ == epoch_) return;
   full_epoch_ = epoch_;
   ++stats_.flows;
   auto reach_of = [this](uint32_t q) -> const std::vector<Reach>& { return reach_[q]; };
-  GroupedNetwork net = BuildNetwork(ctx_, state_, demanding_, need_, reach_of, std::nullopt, std::nullopt, {});
+  GroupedNetwork net = BuildNetwork(ctx_, state_, demanding_, need_, reach_of);
+  const BipartiteFlow& flow = *net.flow;
   // Policies that reach nothing have no edge: they cannot lose anything.
-  full_ = net.value == net.reachable_need;
-  full_value_ = Quantity::FromTicks(net.value);
+  full_ = flow.value() == net.reachable_need;
+  full_value_ = Quantity::FromTicks(flow.value());
   std::fill(flow_into_.begin(), flow_into_.end(), Quantity());
   std::fill(largest_reach_.begin(), largest_reach_.end(), Quantity());
-  for (uint32_t x = 0; x < ctx_.pool_count; ++x) {
-    if (net.pool_edge[x] >= 0) flow_into_[x] = Quantity::FromTicks(net.flow.Flow(net.pool_edge[x]));
-  }
+  std::fill(widest_reach_.begin(), widest_reach_.end(), Quantity());
+  std::fill(group_of_.begin(), group_of_.end(), -1);
+  for (uint32_t x = 0; x < ctx_.pool_count; ++x) flow_into_[x] = Quantity::FromTicks(flow.RightFlow(static_cast<int>(x)));
   for (size_t g = 0; g < net.members.size(); ++g) {
+    for (uint32_t q : net.members[g]) group_of_[q] = static_cast<int>(g);
     for (size_t i = 0; i < net.group_pools[g].size(); ++i) {
       uint32_t x = net.group_pools[g][i];
-      if (net.flow.Flow(net.group_edges[g][i]) <= 0) continue;
+      bool flowing = flow.EdgeFlow(flow.shape().LeftBegin(static_cast<int>(g)) + static_cast<int>(i)) > 0;
       for (uint32_t q : net.members[g]) {
         for (const Reach& r : reach_[q]) {
-          if (r.pool == x && r.smallest > largest_reach_[x]) largest_reach_[x] = r.smallest;
+          if (r.pool != x) continue;
+          if (flowing && r.smallest > largest_reach_[x]) largest_reach_[x] = r.smallest;
+          if (r.smallest > widest_reach_[x]) widest_reach_[x] = r.smallest;
         }
       }
     }
   }
+  full_flow_ = std::move(net.flow);
+  members_ = std::move(net.members);
+  group_pools_ = std::move(net.group_pools);
+}
+
+Quantity ReservationBook::SmallestAt(uint32_t q, uint32_t pool) const {
+  for (const Reach& r : reach_[q]) {
+    if (r.pool == pool) return r.smallest;
+  }
+  return Quantity::Max();
+}
+
+Ticks ReservationBook::FlowAfter(const BipartiteFlow& before, std::optional<uint32_t> excluded, uint32_t pool,
+                                 Quantity left) const {
+  ++stats_.repairs;
+  // Policies whose smallest protected job no longer fits the pool lose their
+  // edge to it: each group with such members is split, the losing members
+  // moving to a new group that reaches the same pools but this one.
+  std::vector<std::vector<int>> extra_edges;
+  std::vector<Ticks> extra_caps;
+  std::vector<std::pair<int, Ticks>> reduced;
+  for (size_t g = 0; g < group_pools_.size(); ++g) {
+    const auto& pools = group_pools_[g];
+    if (!std::binary_search(pools.begin(), pools.end(), pool)) continue;
+    Ticks lost = 0;
+    for (uint32_t q : members_[g]) {
+      if (q != excluded && SmallestAt(q, pool) > left) lost += need_[q].ticks();
+    }
+    if (lost == 0) continue;
+    std::vector<int> edges;
+    for (uint32_t x : pools) {
+      if (x != pool) edges.push_back(static_cast<int>(x));
+    }
+    extra_edges.push_back(std::move(edges));
+    extra_caps.push_back(lost);
+    reduced.emplace_back(static_cast<int>(g), lost);
+  }
+  BipartiteFlow after = before.Extended(extra_edges, extra_caps);
+  for (auto [g, lost] : reduced) after.SetLeftCap(g, after.LeftCap(g) - lost);
+  after.SetRightCap(static_cast<int>(pool), left.ticks());
+  return after.Augment();
+}
+
+Ticks ReservationBook::WithoutPool(const BipartiteFlow& flow, uint32_t pool) const {
+  ++stats_.repairs;
+  BipartiteFlow copy = flow;
+  copy.SetRightCap(static_cast<int>(pool), 0);
+  return copy.Augment();
+}
+
+ReservationBook::Excluded& ReservationBook::ExcludedFlow(uint32_t policy) {
+  auto it = excluded_.find(policy);
+  if (it != excluded_.end()) return it->second;
+  ++stats_.repairs;
+  BipartiteFlow flow = *full_flow_;
+  int g = group_of_[policy];
+  flow.SetLeftCap(g, flow.LeftCap(g) - need_[policy].ticks());
+  flow.Augment();
+  return excluded_.emplace(policy, Excluded{std::move(flow), std::vector<std::optional<Ticks>>(ctx_.pool_count)})
+      .first->second;
 }
 
 bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantity need) {
@@ -164,39 +205,49 @@ bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantit
   // the full one, before and after (taking capacity never lets it reach
   // more), and then any maximum flow that still fits proves the point.
   ComputeFullFlow();
-  bool takes_part = ReachesAny(policy);
+  bool takes_part = group_of_[policy] >= 0;  // it reaches some pool now
   Quantity free = state_.Free(ctx_, pool);
   if ((full_ || !takes_part) && flow_into_[pool] + need <= free && largest_reach_[pool] + need <= free) {
     ++stats_.fast_accepts;
     return true;
   }
   if (!takes_part && full_value_.is_zero()) return true;
+  if (widest_reach_[pool] + need <= free) {
+    // Nobody stops reaching the pool: only its capacity shrinks (see the header).
+    Ticks before, without;
+    if (!takes_part) {
+      before = full_value_.ticks();
+      if (without_epoch_[pool] != epoch_) {
+        without_[pool] = WithoutPool(*full_flow_, pool);
+        without_epoch_[pool] = epoch_;
+      }
+      without = without_[pool];
+    } else {
+      Excluded& ex = ExcludedFlow(policy);
+      before = ex.flow.value();
+      if (!ex.without[pool]) ex.without[pool] = WithoutPool(ex.flow, pool);
+      without = *ex.without[pool];
+    }
+    return before == 0 || without + (free - need).ticks() >= before;
+  }
   Bounds& bounds = bounds_[{takes_part ? policy : kAnyPolicy, pool}];
   if (need <= bounds.admitted) return true;
   if (need >= bounds.refused) return false;
   Quantity before;
   if (takes_part) {
-    auto it = before_cache_.find(policy);
-    if (it == before_cache_.end()) it = before_cache_.emplace(policy, Capacity(policy)).first;
-    before = it->second;
+    before = Quantity::FromTicks(ExcludedFlow(policy).flow.value());
   } else {
     before = full_value_;
   }
-  bool ok = before.is_zero() || Capacity(takes_part ? std::optional<uint32_t>(policy) : std::nullopt, pool, need) >= before;
+  const BipartiteFlow& base = takes_part ? ExcludedFlow(policy).flow : *full_flow_;
+  bool ok = before.is_zero() ||
+            FlowAfter(base, takes_part ? std::optional<uint32_t>(policy) : std::nullopt, pool, free - need) >= before.ticks();
   if (ok) {
     bounds.admitted = std::max(bounds.admitted, need);
   } else {
     bounds.refused = std::min(bounds.refused, need);
   }
   return ok;
-}
-
-bool ReservationBook::ReachesAny(uint32_t q) const {
-  if (need_[q].is_zero()) return false;
-  for (const Reach& r : reach_[q]) {
-    if (r.smallest <= state_.Free(ctx_, r.pool)) return true;
-  }
-  return false;
 }
 
 std::vector<uint32_t> ReservationBook::OthersReaching(uint32_t policy, uint32_t pool) const {

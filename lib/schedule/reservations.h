@@ -6,14 +6,25 @@
 /// profile links that pool: q reaches X exactly when that need fits free(X).
 /// Capacity is a max flow; policies that reach the same pools are merged
 /// into one source first, which keeps the graph tiny.
+///
+/// Rule 3 is mostly answered without a new flow. When no policy would stop
+/// reaching X, taking s from X only lowers X's capacity c, and a max flow
+/// as a function of one sink capacity is min(flow(c = 0) + c, flow(c = ∞)):
+/// the job keeps the others covered exactly when
+///     flow without X + free(X) - s >= flow before,
+/// so one flow "without X" per pool and state answers every need at once.
+/// That flow, and the one without the asking policy, are repaired from the
+/// state's maximum flow rather than computed afresh (bipartite_flow.h).
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <tuple>
 #include <vector>
 
 #include "quantity.h"
+#include "schedule/bipartite_flow.h"
 #include "schedule/context.h"
 #include "schedule/job_queue.h"
 #include "schedule/pass_state.h"
@@ -28,7 +39,12 @@ class ReservationBook {
   /// Recomputes q's outstanding reservation after its usage or queues changed.
   void Refresh(uint32_t policy);
   /// The state changed: forget cached capacities.
-  void NewEpoch() { ++epoch_; before_cache_.clear(); bounds_.clear(); full_epoch_ = UINT64_MAX; }
+  void NewEpoch() {
+    ++epoch_;
+    excluded_.clear();
+    bounds_.clear();
+    full_epoch_ = UINT64_MAX;
+  }
 
   Quantity Need(uint32_t policy) const { return need_[policy]; }
   Quantity TotalNeed() const { return total_need_; }
@@ -39,16 +55,11 @@ class ReservationBook {
   /// capacity of all other policies no lower than before.
   bool KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantity need);
 
-  /// Reservation capacity of every policy but `excluded`; when `pool_after`
-  /// is set, with that pool's free capacity reduced by `taken`.
-  Quantity Capacity(std::optional<uint32_t> excluded, std::optional<uint32_t> pool_after = std::nullopt,
-                    Quantity taken = {}) const;
-
   /// Other policies with outstanding reservations that reach `pool` now.
   std::vector<uint32_t> OthersReaching(uint32_t policy, uint32_t pool) const;
 
   /// Counters for complexity guards in tests and benchmarks.
-  struct Stats { uint64_t flows = 0, fast_accepts = 0, refreshes = 0; };
+  struct Stats { uint64_t flows = 0, fast_accepts = 0, refreshes = 0, repairs = 0; };
   const Stats& stats() const { return stats_; }
 
  private:
@@ -71,11 +82,30 @@ class ReservationBook {
   bool full_ = false;                     ///< every reachable outstanding reservation coverable at once
   std::vector<Quantity> flow_into_;       ///< per pool, in that full flow
   std::vector<Quantity> largest_reach_;   ///< per pool: largest smallest-need among flowing policies
-  /// Whether q reaches any pool now (else it adds nothing to a capacity).
-  bool ReachesAny(uint32_t policy) const;
 
   Quantity full_value_;                   ///< that full flow's value
-  std::map<uint32_t, Quantity> before_cache_;
+  std::optional<BipartiteFlow> full_flow_;  ///< that flow itself, to repair for other questions
+  std::vector<int> group_of_;             ///< per policy: its left node in full_flow_, or -1
+  std::vector<Quantity> widest_reach_;    ///< per pool: largest smallest-need among policies reaching it
+  std::vector<uint64_t> without_epoch_;   ///< per pool: epoch of without_[pool]
+  std::vector<Ticks> without_;            ///< per pool: the full flow with that pool removed
+
+  /// The flow of every policy but one, and per pool that flow without the pool.
+  struct Excluded {
+    BipartiteFlow flow;
+    std::vector<std::optional<Ticks>> without;
+  };
+  std::map<uint32_t, Excluded> excluded_;
+  Excluded& ExcludedFlow(uint32_t policy);
+  std::vector<std::vector<uint32_t>> members_;      ///< per left node of full_flow_: its policies
+  std::vector<std::vector<uint32_t>> group_pools_;  ///< per left node: the pools it reaches, ascending
+  /// Smallest need among q's protected jobs linked to `pool` (Max when none).
+  Quantity SmallestAt(uint32_t q, uint32_t pool) const;
+  /// Max flow of `before` (the network of every policy but `excluded`) once
+  /// `pool` has only `left` free: its capacity, and who still reaches it.
+  Ticks FlowAfter(const BipartiteFlow& before, std::optional<uint32_t> excluded, uint32_t pool, Quantity left) const;
+  /// Max flow of `flow` with `pool`'s capacity set to 0 (the flow is copied).
+  Ticks WithoutPool(const BipartiteFlow& flow, uint32_t pool) const;
   /// Rule 3 answers of this epoch per (excluded policy, pool). The answer is
   /// monotone in the job's need (taking more from a pool never raises a
   /// capacity), so two bounds settle most questions without a flow. A policy

@@ -1,0 +1,75 @@
+#pragma once
+/// Maximum flow on the reservation network of SPEC §4: a source feeding
+/// left nodes (groups of policies, capped at their need), uncapped edges
+/// from left to right nodes (the pools a group reaches) and right nodes
+/// draining into a sink (capped at free capacity).
+///
+/// Unlike the general MaxFlow, a flow here can be changed and repaired:
+/// lowering a capacity cancels just the excess, and Augment() continues
+/// from the current flow. Rule 3 asks many questions that differ from one
+/// maximum flow by a single capacity; answering each from a copy of that
+/// flow costs a few augmenting paths instead of a whole computation. The
+/// structure is shared between copies; only capacities and flows are copied.
+
+#include <memory>
+#include <vector>
+
+#include "quantity.h"
+
+namespace rescfg {
+
+class BipartiteFlow {
+ public:
+  /// The fixed shape of a network: which left node reaches which right node.
+  class Shape {
+   public:
+    Shape(int left, int right, const std::vector<std::vector<int>>& edges_of_left);
+    int left() const { return left_; }
+    int right() const { return right_; }
+    /// Edges of left node i are ids [LeftBegin(i), LeftBegin(i + 1)), in the
+    /// order given.
+    int LeftBegin(int i) const { return left_begin_[i]; }
+    int EdgeRight(int e) const { return edge_right_[e]; }
+    int EdgeLeft(int e) const { return edge_left_[e]; }
+
+   private:
+    friend class BipartiteFlow;
+    int left_ = 0, right_ = 0;
+    std::vector<int> left_begin_, edge_right_, edge_left_;
+    std::vector<int> right_begin_, right_edges_;  ///< per right node: the ids of its edges
+  };
+
+  BipartiteFlow(std::shared_ptr<const Shape> shape, std::vector<Ticks> left_cap, std::vector<Ticks> right_cap);
+
+  /// Raises the current flow to a maximum one (Dinic); returns its value.
+  Ticks Augment();
+  /// Changes a capacity; when it falls below the node's flow, the excess is
+  /// cancelled along the node's edges, so the flow stays valid (not maximal).
+  void SetLeftCap(int i, Ticks cap);
+  void SetRightCap(int j, Ticks cap);
+
+  /// A copy on a network with more left nodes appended (each with the right
+  /// nodes it reaches and its capacity). Existing edges keep their flows;
+  /// the new nodes start empty, so the copy is a valid flow of the same value.
+  BipartiteFlow Extended(const std::vector<std::vector<int>>& extra_edges, const std::vector<Ticks>& extra_caps) const;
+
+  Ticks value() const { return value_; }
+  Ticks LeftCap(int i) const { return left_cap_[i]; }
+  Ticks RightFlow(int j) const { return right_flow_[j]; }
+  Ticks EdgeFlow(int e) const { return edge_flow_[e]; }
+  const Shape& shape() const { return *shape_; }
+
+ private:
+  bool Levels();
+  Ticks PushFromLeft(int i, Ticks limit);
+  Ticks PushFromRight(int j, Ticks limit);
+
+  std::shared_ptr<const Shape> shape_;
+  std::vector<Ticks> left_cap_, left_flow_, right_cap_, right_flow_, edge_flow_;
+  Ticks value_ = 0;
+  // Scratch of Augment(), kept to avoid allocating per call.
+  std::vector<int> left_level_, right_level_, left_next_, right_next_, queue_;
+  int sink_level_ = -1;
+};
+
+}  // namespace rescfg
