@@ -47,12 +47,37 @@ BipartiteFlow BipartiteFlow::Extended(const std::vector<std::vector<int>>& extra
   std::copy(right_flow_.begin(), right_flow_.end(), copy.right_flow_.begin());
   std::copy(edge_flow_.begin(), edge_flow_.end(), copy.edge_flow_.begin());
   copy.value_ = value_;
+  copy.starts_ = starts_;
+  copy.all_starts_ = all_starts_;
+  for (int k = s.left_; k < copy.shape_->left_; ++k) copy.NoteStart(k);
   return copy;
+}
+
+Ticks BipartiteFlow::MoveFlow(int from, int to, Ticks amount) {
+  const Shape& s = *shape_;
+  Ticks moved = 0;
+  for (int e = s.left_begin_[from]; e < s.left_begin_[from + 1] && moved < amount; ++e) {
+    if (edge_flow_[e] <= 0) continue;
+    for (int f = s.left_begin_[to]; f < s.left_begin_[to + 1]; ++f) {
+      if (s.edge_right_[f] != s.edge_right_[e]) continue;
+      Ticks d = std::min(edge_flow_[e], amount - moved);
+      edge_flow_[e] -= d;
+      edge_flow_[f] += d;
+      moved += d;
+      break;
+    }
+  }
+  left_flow_[from] -= moved;
+  left_flow_[to] += moved;
+  return moved;
 }
 
 void BipartiteFlow::SetLeftCap(int i, Ticks cap) {
   left_cap_[i] = cap;
   Ticks excess = left_flow_[i] - cap;
+  // Cancelling frees room at right nodes, which anyone may reach.
+  if (excess > 0) all_starts_ = true;
+  if (cap > left_flow_[i] - std::max<Ticks>(excess, 0)) NoteStart(i);
   for (int e = shape_->left_begin_[i]; excess > 0 && e < shape_->left_begin_[i + 1]; ++e) {
     Ticks d = std::min(edge_flow_[e], excess);
     edge_flow_[e] -= d;
@@ -64,6 +89,7 @@ void BipartiteFlow::SetLeftCap(int i, Ticks cap) {
 }
 
 void BipartiteFlow::SetRightCap(int j, Ticks cap) {
+  if (cap > right_cap_[j]) all_starts_ = true;
   right_cap_[j] = cap;
   Ticks excess = right_flow_[j] - cap;
   for (int k = shape_->right_begin_[j]; excess > 0 && k < shape_->right_begin_[j + 1]; ++k) {
@@ -71,6 +97,7 @@ void BipartiteFlow::SetRightCap(int j, Ticks cap) {
     Ticks d = std::min(edge_flow_[e], excess);
     edge_flow_[e] -= d;
     left_flow_[shape_->edge_left_[e]] -= d;
+    if (d > 0) NoteStart(shape_->edge_left_[e]);
     right_flow_[j] -= d;
     value_ -= d;
     excess -= d;
@@ -79,40 +106,45 @@ void BipartiteFlow::SetRightCap(int j, Ticks cap) {
 
 bool BipartiteFlow::Levels() {
   const Shape& s = *shape_;
-  left_level_.assign(static_cast<size_t>(s.left_), -1);
-  right_level_.assign(static_cast<size_t>(s.right_), -1);
+  scratch_.left_level.assign(static_cast<size_t>(s.left_), -1);
+  scratch_.right_level.assign(static_cast<size_t>(s.right_), -1);
   sink_level_ = -1;
-  queue_.clear();
+  scratch_.queue.clear();
   // Left nodes are queued as i, right nodes as left + j.
-  for (int i = 0; i < s.left_; ++i) {
-    if (left_flow_[i] < left_cap_[i]) {
-      left_level_[i] = 1;
-      queue_.push_back(i);
+  auto start = [&](int i) {
+    if (scratch_.left_level[i] < 0 && left_flow_[i] < left_cap_[i]) {
+      scratch_.left_level[i] = 1;
+      scratch_.queue.push_back(i);
     }
+  };
+  if (all_starts_) {
+    for (int i = 0; i < s.left_; ++i) start(i);
+  } else {
+    for (int i : starts_) start(i);
   }
-  for (size_t at = 0; at < queue_.size(); ++at) {
-    int node = queue_[at];
+  for (size_t at = 0; at < scratch_.queue.size(); ++at) {
+    int node = scratch_.queue[at];
     if (node < s.left_) {
-      int level = left_level_[node];
+      int level = scratch_.left_level[node];
       if (sink_level_ >= 0 && level + 1 >= sink_level_) break;
       for (int e = s.left_begin_[node]; e < s.left_begin_[node + 1]; ++e) {
         int j = s.edge_right_[e];
-        if (right_level_[j] < 0) {
-          right_level_[j] = level + 1;
-          queue_.push_back(s.left_ + j);
+        if (scratch_.right_level[j] < 0) {
+          scratch_.right_level[j] = level + 1;
+          scratch_.queue.push_back(s.left_ + j);
         }
       }
     } else {
       int j = node - s.left_;
-      int level = right_level_[j];
+      int level = scratch_.right_level[j];
       if (right_flow_[j] < right_cap_[j] && sink_level_ < 0) sink_level_ = level + 1;
       if (sink_level_ >= 0 && level + 1 >= sink_level_) continue;
       for (int k = s.right_begin_[j]; k < s.right_begin_[j + 1]; ++k) {
         int e = s.right_edges_[k];
         int i = s.edge_left_[e];
-        if (edge_flow_[e] > 0 && left_level_[i] < 0) {
-          left_level_[i] = level + 1;
-          queue_.push_back(i);
+        if (edge_flow_[e] > 0 && scratch_.left_level[i] < 0) {
+          scratch_.left_level[i] = level + 1;
+          scratch_.queue.push_back(i);
         }
       }
     }
@@ -122,9 +154,9 @@ bool BipartiteFlow::Levels() {
 
 Ticks BipartiteFlow::PushFromLeft(int i, Ticks limit) {
   const Shape& s = *shape_;
-  for (int& e = left_next_[i]; e < s.left_begin_[i + 1]; ++e) {
+  for (int& e = scratch_.left_next[i]; e < s.left_begin_[i + 1]; ++e) {
     int j = s.edge_right_[e];
-    if (right_level_[j] != left_level_[i] + 1) continue;
+    if (scratch_.right_level[j] != scratch_.left_level[i] + 1) continue;
     Ticks pushed = PushFromRight(j, limit);
     if (pushed > 0) {
       edge_flow_[e] += pushed;
@@ -137,9 +169,9 @@ Ticks BipartiteFlow::PushFromLeft(int i, Ticks limit) {
 Ticks BipartiteFlow::PushFromRight(int j, Ticks limit) {
   const Shape& s = *shape_;
   // Position right_begin_[j] - 1 stands for the edge to the sink, tried first.
-  for (int& k = right_next_[j]; k < s.right_begin_[j + 1]; ++k) {
+  for (int& k = scratch_.right_next[j]; k < s.right_begin_[j + 1]; ++k) {
     if (k < s.right_begin_[j]) {
-      if (sink_level_ == right_level_[j] + 1 && right_flow_[j] < right_cap_[j]) {
+      if (sink_level_ == scratch_.right_level[j] + 1 && right_flow_[j] < right_cap_[j]) {
         Ticks d = std::min(limit, right_cap_[j] - right_flow_[j]);
         right_flow_[j] += d;
         return d;
@@ -148,7 +180,7 @@ Ticks BipartiteFlow::PushFromRight(int j, Ticks limit) {
     }
     int e = s.right_edges_[k];
     int i = s.edge_left_[e];
-    if (edge_flow_[e] <= 0 || left_level_[i] != right_level_[j] + 1) continue;
+    if (edge_flow_[e] <= 0 || scratch_.left_level[i] != scratch_.right_level[j] + 1) continue;
     Ticks pushed = PushFromLeft(i, std::min(limit, edge_flow_[e]));
     if (pushed > 0) {
       edge_flow_[e] -= pushed;
@@ -161,12 +193,12 @@ Ticks BipartiteFlow::PushFromRight(int j, Ticks limit) {
 Ticks BipartiteFlow::Augment() {
   const Shape& s = *shape_;
   while (Levels()) {
-    left_next_.assign(s.left_begin_.begin(), s.left_begin_.end() - 1);
-    right_next_.resize(static_cast<size_t>(s.right_));
-    for (int j = 0; j < s.right_; ++j) right_next_[j] = s.right_begin_[j] - 1;
+    scratch_.left_next.assign(s.left_begin_.begin(), s.left_begin_.end() - 1);
+    scratch_.right_next.resize(static_cast<size_t>(s.right_));
+    for (int j = 0; j < s.right_; ++j) scratch_.right_next[j] = s.right_begin_[j] - 1;
     bool any = false;
     for (int i = 0; i < s.left_; ++i) {
-      if (left_level_[i] != 1) continue;
+      if (scratch_.left_level[i] != 1) continue;
       while (left_flow_[i] < left_cap_[i]) {
         Ticks pushed = PushFromLeft(i, left_cap_[i] - left_flow_[i]);
         if (pushed <= 0) break;
@@ -177,6 +209,8 @@ Ticks BipartiteFlow::Augment() {
     }
     if (!any) break;
   }
+  starts_.clear();
+  all_starts_ = false;
   return value_;
 }
 

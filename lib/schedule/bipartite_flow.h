@@ -47,6 +47,10 @@ class BipartiteFlow {
   /// cancelled along the node's edges, so the flow stays valid (not maximal).
   void SetLeftCap(int i, Ticks cap);
   void SetRightCap(int j, Ticks cap);
+  /// Moves up to `amount` of left node `from`'s flow to left node `to`,
+  /// along the right nodes both reach; returns what moved. Used to split a
+  /// node without cancelling flow that the other nodes would have to repair.
+  Ticks MoveFlow(int from, int to, Ticks amount);
 
   /// A copy on a network with more left nodes appended (each with the right
   /// nodes it reaches and its capacity). Existing edges keep their flows;
@@ -64,11 +68,27 @@ class BipartiteFlow {
   Ticks PushFromLeft(int i, Ticks limit);
   Ticks PushFromRight(int j, Ticks limit);
 
+  void NoteStart(int i) { starts_.push_back(i); }
+
   std::shared_ptr<const Shape> shape_;
   std::vector<Ticks> left_cap_, left_flow_, right_cap_, right_flow_, edge_flow_;
   Ticks value_ = 0;
-  // Scratch of Augment(), kept to avoid allocating per call.
-  std::vector<int> left_level_, right_level_, left_next_, right_next_, queue_;
+  /// Where augmenting paths may start. After Augment() no path exists; a
+  /// change that only adds room at the source side of some left nodes (a
+  /// cancelled edge into a right node, a raised left capacity, a new node)
+  /// can only open paths from those nodes: every other node still reaches
+  /// exactly what it reached before, which did not include the sink. So a
+  /// repair searches from them alone, not from every unsaturated node.
+  std::vector<int> starts_;
+  bool all_starts_ = true;  ///< a change may have opened paths from anywhere
+  /// Scratch of Augment(), not copied with the flow.
+  struct Scratch {
+    Scratch() = default;
+    Scratch(const Scratch&) {}
+    Scratch& operator=(const Scratch&) { return *this; }
+    std::vector<int> left_level, right_level, left_next, right_next, queue;
+  };
+  Scratch scratch_;
   int sink_level_ = -1;
 };
 

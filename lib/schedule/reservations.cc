@@ -153,6 +153,8 @@ Ticks ReservationBook::FlowAfter(const BipartiteFlow& before, std::optional<uint
   // Policies whose smallest protected job no longer fits the pool lose their
   // edge to it: each group with such members is split, the losing members
   // moving to a new group that reaches the same pools but this one.
+  // The split moves the flow the losing members can keep (on the other
+  // pools) to their new group, so little has to be searched again.
   std::vector<std::vector<int>> extra_edges;
   std::vector<Ticks> extra_caps;
   std::vector<std::pair<int, Ticks>> reduced;
@@ -172,17 +174,38 @@ Ticks ReservationBook::FlowAfter(const BipartiteFlow& before, std::optional<uint
     extra_caps.push_back(lost);
     reduced.emplace_back(static_cast<int>(g), lost);
   }
-  BipartiteFlow after = before.Extended(extra_edges, extra_caps);
-  for (auto [g, lost] : reduced) after.SetLeftCap(g, after.LeftCap(g) - lost);
+  if (reduced.empty() && before.RightFlow(static_cast<int>(pool)) <= left.ticks()) return before.value();
+  BipartiteFlow& after = reduced.empty() ? Work(before) : Work(before.Extended(extra_edges, extra_caps));
   after.SetRightCap(static_cast<int>(pool), left.ticks());
+  const int first_new = before.shape().left();
+  for (size_t k = 0; k < reduced.size(); ++k) {
+    auto [g, lost] = reduced[k];
+    after.MoveFlow(g, first_new + static_cast<int>(k), lost);
+    after.SetLeftCap(g, after.LeftCap(g) - lost);
+  }
   return after.Augment();
 }
 
 Ticks ReservationBook::WithoutPool(const BipartiteFlow& flow, uint32_t pool) const {
   ++stats_.repairs;
-  BipartiteFlow copy = flow;
+  if (flow.RightFlow(static_cast<int>(pool)) == 0) return flow.value();
+  BipartiteFlow& copy = Work(flow);
   copy.SetRightCap(static_cast<int>(pool), 0);
   return copy.Augment();
+}
+
+BipartiteFlow& ReservationBook::Work(const BipartiteFlow& flow) const {
+  if (work_) {
+    *work_ = flow;
+  } else {
+    work_.emplace(flow);
+  }
+  return *work_;
+}
+
+BipartiteFlow& ReservationBook::Work(BipartiteFlow&& flow) const {
+  work_.emplace(std::move(flow));
+  return *work_;
 }
 
 ReservationBook::Excluded& ReservationBook::ExcludedFlow(uint32_t policy) {
