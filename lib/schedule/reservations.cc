@@ -83,8 +83,9 @@ GroupedNetwork BuildNetwork(const ScheduleContext& ctx, const PassState& state,
       if (r.smallest <= free[r.pool]) pools.push_back(r.pool);
     }
     if (pools.empty()) continue;
-    auto [it, inserted] = group_of.emplace(pools, net.members.size());
-    if (inserted) {
+    auto it = group_of.find(pools);
+    if (it == group_of.end()) {
+      it = group_of.emplace(pools, net.members.size()).first;
       net.members.emplace_back();
       net.group_pools.push_back(pools);
       group_need.push_back(0);
