@@ -64,13 +64,14 @@ struct Slot {
   uint64_t seen = 0;                  ///< iteration stamp, to re-stale once per iteration
   std::optional<uint32_t> pool_list;  ///< the by-pool list it is filed in
   bool in_trivial_list = false;
+  bool in_rule3_list = false;
 };
 
 class Pass {
  public:
   Pass(const ScheduleContext& ctx, PassState& state, std::vector<JobQueue>& queues,
        const std::vector<QueuedJob>& queued, ReservationBook& book)
-      : ctx_(ctx), state_(state), queues_(queues), queued_(queued), book_(book), by_pool_(ctx.pool_count) {
+      : ctx_(ctx), state_(state), queues_(queues), queued_(queued), book_(book), by_pool_(ctx.pool_count), consulted_(ctx.pool_count) {
     for (uint32_t q = 0; q < queues_.size(); ++q) {
       for (uint32_t i = 0; i < queues_[q].slot_count(); ++i) {
         Slot slot;
@@ -106,10 +107,14 @@ class Pass {
       result->placements.push_back({job, target.pool, target.link});
       queue.Advance(slot.index);
       Quantity need_before = book_.Need(queue.policy());
-      book_.Refresh(queue.policy());
-      book_.NewEpoch();
+      bool kept = false;
+      if (book_.Refresh(queue.policy())) {
+        book_.NewEpoch();
+      } else {
+        kept = book_.KeepsAnswersAfterPlacementIn(target.pool);
+      }
       ++iteration_;
-      RestaleAfter(queue.policy(), target.pool, book_.Need(queue.policy()) > need_before);
+      RestaleAfter(queue.policy(), target.pool, book_.Need(queue.policy()) > need_before, kept);
     }
     if (stats) {
       stats->evaluations += evaluations_;
@@ -166,7 +171,14 @@ class Pass {
     if (!job) return;
     const QueuedJob& j = queued_[*job];
     slot.target = FindTarget(ctx_, state_, book_, j.policy, j.profile, j.need, &slot.trace);
-    if (slot.trace.rule3 && !slot.trace.rule3_trivial) next_rule3_.push_back(s);
+    if (slot.trace.rule3 && !slot.trace.rule3_trivial) {
+      if (!slot.in_rule3_list) next_rule3_.push_back(s);
+      slot.in_rule3_list = true;
+      // The pools its answer looked at: the links up to its target, or all.
+      const auto& links = ctx_.links[j.profile];
+      size_t consulted = slot.target ? slot.target->link + 1 : links.size();
+      for (size_t i = 0; i < consulted; ++i) consulted_[links[i]].push_back(s);
+    }
     if (slot.trace.rule3 && slot.trace.rule3_trivial && !slot.in_trivial_list) {
       trivial_.push_back(s);
       slot.in_trivial_list = true;
@@ -184,9 +196,17 @@ class Pass {
 
   /// Marks stale every slot whose exact answer the placement may have
   /// changed. Stale slots need nothing: their bounds can only have risen.
-  void RestaleAfter(uint32_t policy, uint32_t pool, bool policy_need_grew) {
+  /// `kept`: the reservation book kept its answers, so of the answers that
+  /// involved the reservation rule only those that looked at `pool` may change.
+  void RestaleAfter(uint32_t policy, uint32_t pool, bool policy_need_grew, bool kept) {
     std::vector<uint32_t> rule3;
-    rule3.swap(next_rule3_);
+    if (kept) {
+      rule3.swap(consulted_[pool]);
+    } else {
+      rule3.swap(next_rule3_);
+      for (uint32_t s : rule3) slots_[s].in_rule3_list = false;
+      for (auto& list : consulted_) list.clear();
+    }
     // Slots aiming at the pool just used first, while their filing is current.
     std::vector<uint32_t> filed;
     filed.swap(by_pool_[pool]);
@@ -226,6 +246,7 @@ class Pass {
   std::set<SlotKey> ready_;           ///< clean slots with a target and stale slots, by key
   std::vector<std::vector<uint32_t>> by_pool_;
   std::vector<uint32_t> next_rule3_, trivial_;
+  std::vector<std::vector<uint32_t>> consulted_;  ///< per pool: rule 3 slots whose answer looked at it
   uint64_t iteration_ = 1;
   uint64_t evaluations_ = 0;
   uint64_t restales_ = 0;

@@ -22,11 +22,11 @@ ReservationBook::ReservationBook(const ScheduleContext& ctx, const std::vector<J
     : ctx_(ctx), queues_(queues), queued_(queued), state_(state),
       need_(ctx.policy_count), reach_(ctx.policy_count),
       flow_into_(ctx.pool_count), largest_reach_(ctx.pool_count), group_of_(ctx.policy_count, -1),
-      widest_reach_(ctx.pool_count), without_epoch_(ctx.pool_count, UINT64_MAX), without_(ctx.pool_count) {
+      widest_reach_(ctx.pool_count), usage_(ctx.pool_count), without_epoch_(ctx.pool_count, UINT64_MAX), without_(ctx.pool_count) {
   for (uint32_t q = 0; q < ctx.policy_count; ++q) Refresh(q);
 }
 
-void ReservationBook::Refresh(uint32_t q) {
+bool ReservationBook::Refresh(uint32_t q) {
   ++stats_.refreshes;
   Quantity room = state_.Room(ctx_, q);
   Quantity total;
@@ -49,6 +49,10 @@ void ReservationBook::Refresh(uint32_t q) {
   }
   std::sort(reach.begin(), reach.end(), [](const Reach& a, const Reach& b) { return a.pool < b.pool; });
   Quantity need = std::min(room, total);
+  bool changed = need != need_[q] || reach.size() != reach_[q].size() ||
+                 !std::equal(reach.begin(), reach.end(), reach_[q].begin(), [](const Reach& a, const Reach& b) {
+                   return a.pool == b.pool && a.smallest == b.smallest;
+                 });
   total_need_ = total_need_ - need_[q] + need;
   need_[q] = need;
   reach_[q] = std::move(reach);
@@ -56,6 +60,28 @@ void ReservationBook::Refresh(uint32_t q) {
   bool listed = it != demanding_.end() && *it == q;
   if (!need.is_zero() && !listed) demanding_.insert(it, q);
   if (need.is_zero() && listed) demanding_.erase(it);
+  return changed;
+}
+
+bool ReservationBook::KeepsAnswersAfterPlacementIn(uint32_t pool) {
+  Quantity free = state_.Free(ctx_, pool);
+  if (full_epoch_ == epoch_ && usage_[pool] <= free && widest_reach_[pool] <= free) {
+    // The kept flows must see the pool's new capacity (they fit: nothing is
+    // cancelled); bounds on needs at this pool were found with more of it.
+    full_flow_->SetRightCap(static_cast<int>(pool), free.ticks());
+    for (auto& [policy, excluded] : excluded_) excluded.flow.SetRightCap(static_cast<int>(pool), free.ticks());
+    bounds_.erase(bounds_.lower_bound({pool, 0}), bounds_.upper_bound({pool, kAnyPolicy}));
+    return true;
+  }
+  NewEpoch();
+  return false;
+}
+
+void ReservationBook::Track(const BipartiteFlow& flow) const {
+  for (uint32_t x = 0; x < ctx_.pool_count; ++x) {
+    Quantity through = Quantity::FromTicks(flow.RightFlow(static_cast<int>(x)));
+    if (through > usage_[x]) usage_[x] = through;
+  }
 }
 
 bool ReservationBook::Reaches(uint32_t q, uint32_t pool, Quantity free) const {
@@ -136,6 +162,7 @@ void ReservationBook::ComputeFullFlow() {
       }
     }
   }
+  Track(flow);
   full_flow_ = std::move(net.flow);
   members_ = std::move(net.members);
   group_pools_ = std::move(net.group_pools);
@@ -184,7 +211,9 @@ Ticks ReservationBook::FlowAfter(const BipartiteFlow& before, std::optional<uint
     after.MoveFlow(g, first_new + static_cast<int>(k), lost);
     after.SetLeftCap(g, after.LeftCap(g) - lost);
   }
-  return after.Augment();
+  Ticks value = after.Augment();
+  Track(after);
+  return value;
 }
 
 Ticks ReservationBook::WithoutPool(const BipartiteFlow& flow, uint32_t pool) const {
@@ -192,7 +221,9 @@ Ticks ReservationBook::WithoutPool(const BipartiteFlow& flow, uint32_t pool) con
   if (flow.RightFlow(static_cast<int>(pool)) == 0) return flow.value();
   BipartiteFlow& copy = Work(flow);
   copy.SetRightCap(static_cast<int>(pool), 0);
-  return copy.Augment();
+  Ticks value = copy.Augment();
+  Track(copy);
+  return value;
 }
 
 BipartiteFlow& ReservationBook::Work(const BipartiteFlow& flow) const {
@@ -217,6 +248,7 @@ ReservationBook::Excluded& ReservationBook::ExcludedFlow(uint32_t policy) {
   int g = group_of_[policy];
   flow.SetLeftCap(g, flow.LeftCap(g) - need_[policy].ticks());
   flow.Augment();
+  Track(flow);
   return excluded_.emplace(policy, Excluded{std::move(flow), std::vector<std::optional<Ticks>>(ctx_.pool_count)})
       .first->second;
 }
@@ -254,7 +286,7 @@ bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantit
     }
     return before == 0 || without + (free - need).ticks() >= before;
   }
-  Bounds& bounds = bounds_[{takes_part ? policy : kAnyPolicy, pool}];
+  Bounds& bounds = bounds_[{pool, takes_part ? policy : kAnyPolicy}];
   if (need <= bounds.admitted) return true;
   if (need >= bounds.refused) return false;
   Quantity before;

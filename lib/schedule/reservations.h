@@ -36,15 +36,25 @@ class ReservationBook {
   ReservationBook(const ScheduleContext& ctx, const std::vector<JobQueue>& queues,
                   const std::vector<QueuedJob>& queued, const PassState& state);
 
-  /// Recomputes q's outstanding reservation after its usage or queues changed.
-  void Refresh(uint32_t policy);
+  /// Recomputes q's outstanding reservation after its usage or queues
+  /// changed; returns whether its need or the pools it reaches changed.
+  bool Refresh(uint32_t policy);
   /// The state changed: forget cached capacities.
   void NewEpoch() {
     ++epoch_;
     excluded_.clear();
     bounds_.clear();
     full_epoch_ = UINT64_MAX;
+    std::fill(usage_.begin(), usage_.end(), Quantity());
   }
+  /// A job was just placed in `pool`, and no policy's need or reach changed.
+  /// Returns true when every rule 3 answer given since the last epoch still
+  /// holds: each was read from a maximum flow that used no more of the pool
+  /// than it has left (that flow is still valid, and still maximum since
+  /// capacities only fell), and nobody stopped reaching the pool. Only
+  /// answers about the pool itself can then change. Otherwise starts a new
+  /// epoch and returns false.
+  bool KeepsAnswersAfterPlacementIn(uint32_t pool);
 
   Quantity Need(uint32_t policy) const { return need_[policy]; }
   Quantity TotalNeed() const { return total_need_; }
@@ -87,6 +97,10 @@ class ReservationBook {
   std::optional<BipartiteFlow> full_flow_;  ///< that flow itself, to repair for other questions
   std::vector<int> group_of_;             ///< per policy: its left node in full_flow_, or -1
   std::vector<Quantity> widest_reach_;    ///< per pool: largest smallest-need among policies reaching it
+  /// Per pool: the most any flow behind an answer of this epoch sent through it.
+  mutable std::vector<Quantity> usage_;
+  /// Records what a flow behind an answer sends through each pool.
+  void Track(const BipartiteFlow& flow) const;
   std::vector<uint64_t> without_epoch_;   ///< per pool: epoch of without_[pool]
   std::vector<Ticks> without_;            ///< per pool: the full flow with that pool removed
 
@@ -117,7 +131,7 @@ class ReservationBook {
   /// key kAnyPolicy.
   struct Bounds { Quantity admitted, refused = Quantity::Max() + Quantity::Units(1); };
   static constexpr uint32_t kAnyPolicy = UINT32_MAX;
-  std::map<std::pair<uint32_t, uint32_t>, Bounds> bounds_;
+  std::map<std::pair<uint32_t, uint32_t>, Bounds> bounds_;  ///< by (pool, policy or kAnyPolicy)
   mutable Stats stats_;
 };
 
