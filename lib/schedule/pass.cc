@@ -21,7 +21,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 
 #include "schedule/admission.h"
 #include "schedule/context.h"
@@ -53,6 +52,62 @@ struct SlotKey {
   auto operator<=>(const SlotKey&) const = default;
 };
 
+/// Slots that may have a target, smallest key first: a binary heap whose
+/// entries go stale when their slot is filed again or withdrawn (a version
+/// per slot tells), instead of an ordered set that allocates per insertion.
+/// Stale entries are dropped when they reach the top, or all at once when
+/// they outnumber the live ones twice over.
+class ReadySlots {
+ public:
+  explicit ReadySlots(size_t slots) : version_(slots, 0), filed_(slots, false) {}
+
+  void File(const SlotKey& key) {
+    uint32_t s = key.slot;
+    if (!filed_[s]) ++live_;
+    filed_[s] = true;
+    ++version_[s];  // an entry filed before is stale now
+    if (heap_.size() > 2 * live_ + 1024) Compact();
+    heap_.push_back({key, version_[s]});
+    std::push_heap(heap_.begin(), heap_.end(), Later);
+  }
+  void Withdraw(uint32_t s) {
+    if (!filed_[s]) return;
+    filed_[s] = false;
+    --live_;
+  }
+  bool empty() {
+    DropStale();
+    return heap_.empty();
+  }
+  /// The smallest live key; only after !empty().
+  const SlotKey& top() const { return heap_.front().key; }
+  void pop() {
+    Withdraw(heap_.front().key.slot);
+    std::pop_heap(heap_.begin(), heap_.end(), Later);
+    heap_.pop_back();
+  }
+
+ private:
+  struct Entry { SlotKey key; uint64_t version; };
+  static bool Later(const Entry& a, const Entry& b) { return b.key < a.key; }
+  bool Live(const Entry& e) const { return filed_[e.key.slot] && version_[e.key.slot] == e.version; }
+  void DropStale() {
+    while (!heap_.empty() && !Live(heap_.front())) {
+      std::pop_heap(heap_.begin(), heap_.end(), Later);
+      heap_.pop_back();
+    }
+  }
+  void Compact() {
+    std::erase_if(heap_, [&](const Entry& e) { return !Live(e); });
+    std::make_heap(heap_.begin(), heap_.end(), Later);
+  }
+
+  std::vector<Entry> heap_;
+  std::vector<uint64_t> version_;
+  std::vector<bool> filed_;
+  size_t live_ = 0;
+};
+
 struct Slot {
   uint32_t queue = 0;
   uint32_t index = 0;  ///< slot index within its queue
@@ -80,6 +135,7 @@ class Pass {
         slots_.push_back(slot);
       }
     }
+    ready_ = ReadySlots(slots_.size());
     slot_begin_.push_back(0);
     for (const auto& queue : queues_) slot_begin_.push_back(slot_begin_.back() + static_cast<uint32_t>(queue.slot_count()));
   }
@@ -87,9 +143,9 @@ class Pass {
   void Run(SchedulingResult* result, PassStats* stats) {
     for (uint32_t s = 0; s < slots_.size(); ++s) Restale(s);
     while (!ready_.empty()) {
-      uint32_t s = ready_.begin()->slot;
+      uint32_t s = ready_.top().slot;
       Slot& slot = slots_[s];
-      ready_.erase(ready_.begin());
+      ready_.pop();
       slot.filed = false;
       if (!slot.clean) {
         Evaluate(s);
@@ -125,7 +181,7 @@ class Pass {
 
  private:
   void Unfile(Slot& slot) {
-    if (slot.filed) ready_.erase(slot.key);
+    if (slot.filed) ready_.Withdraw(slot.key.slot);
     slot.filed = false;
   }
 
@@ -150,7 +206,7 @@ class Pass {
     }
     if (best == UINT32_MAX) return;
     slot.key = {best, ctx_.PolicyRank(j.profile, j.policy), j.queue_order, j.position, s};
-    ready_.insert(slot.key);
+    ready_.File(slot.key);
     slot.filed = true;
   }
 
@@ -186,7 +242,7 @@ class Pass {
     if (!slot.target) return;
     slot.key = {ctx_.ExecRank(slot.target->pool, j.profile), ctx_.PolicyRank(j.profile, j.policy),
                 j.queue_order, j.position, s};
-    ready_.insert(slot.key);
+    ready_.File(slot.key);
     slot.filed = true;
     if (slot.pool_list != slot.target->pool) {
       by_pool_[slot.target->pool].push_back(s);
@@ -243,7 +299,7 @@ class Pass {
   ReservationBook& book_;
   std::vector<Slot> slots_;
   std::vector<uint32_t> slot_begin_;  ///< per queue, into slots_
-  std::set<SlotKey> ready_;           ///< clean slots with a target and stale slots, by key
+  ReadySlots ready_{0};               ///< clean slots with a target and stale slots, by key
   std::vector<std::vector<uint32_t>> by_pool_;
   std::vector<uint32_t> next_rule3_, trivial_;
   std::vector<std::vector<uint32_t>> consulted_;  ///< per pool: rule 3 slots whose answer looked at it
