@@ -4,6 +4,10 @@
 
 namespace rescfg {
 
+namespace {
+constexpr Ticks kUncapped = Ticks(1) << 124;
+}  // namespace
+
 BipartiteFlow::Shape::Shape(int left, int right, const std::vector<std::vector<int>>& edges_of_left)
     : left_(left), right_(right) {
   left_begin_.push_back(0);
@@ -27,79 +31,49 @@ BipartiteFlow::BipartiteFlow(std::shared_ptr<const Shape> shape, std::vector<Tic
                              std::vector<Ticks> right_cap)
     : shape_(std::move(shape)), left_cap_(std::move(left_cap)), left_flow_(left_cap_.size(), 0),
       right_cap_(std::move(right_cap)), right_flow_(right_cap_.size(), 0),
-      edge_flow_(shape_->edge_right_.size(), 0) {}
+      edge_cap_(shape_->edge_right_.size(), kUncapped), edge_flow_(shape_->edge_right_.size(), 0) {}
 
-BipartiteFlow BipartiteFlow::Extended(const std::vector<std::vector<int>>& extra_edges,
-                                      const std::vector<Ticks>& extra_caps) const {
-  if (extra_edges.empty()) return *this;
-  const Shape& s = *shape_;
-  std::vector<std::vector<int>> edges(static_cast<size_t>(s.left_));
-  for (int i = 0; i < s.left_; ++i) {
-    edges[i].assign(s.edge_right_.begin() + s.left_begin_[i], s.edge_right_.begin() + s.left_begin_[i + 1]);
-  }
-  edges.insert(edges.end(), extra_edges.begin(), extra_edges.end());
-  std::vector<Ticks> left_cap = left_cap_;
-  left_cap.insert(left_cap.end(), extra_caps.begin(), extra_caps.end());
-  BipartiteFlow copy(std::make_shared<const Shape>(static_cast<int>(edges.size()), s.right_, edges),
-                     std::move(left_cap), right_cap_);
-  // Edge ids of the old nodes are unchanged: new edges come after them.
-  std::copy(left_flow_.begin(), left_flow_.end(), copy.left_flow_.begin());
-  std::copy(right_flow_.begin(), right_flow_.end(), copy.right_flow_.begin());
-  std::copy(edge_flow_.begin(), edge_flow_.end(), copy.edge_flow_.begin());
-  copy.value_ = value_;
-  copy.starts_ = starts_;
-  copy.all_starts_ = all_starts_;
-  for (int k = s.left_; k < copy.shape_->left_; ++k) copy.NoteStart(k);
-  return copy;
+void BipartiteFlow::Cancel(int e, Ticks d) {
+  if (d <= 0) return;
+  edge_flow_[e] -= d;
+  left_flow_[shape_->edge_left_[e]] -= d;
+  right_flow_[shape_->edge_right_[e]] -= d;
+  value_ -= d;
+  NoteStart(shape_->edge_left_[e]);
 }
 
-Ticks BipartiteFlow::MoveFlow(int from, int to, Ticks amount) {
-  const Shape& s = *shape_;
-  Ticks moved = 0;
-  for (int e = s.left_begin_[from]; e < s.left_begin_[from + 1] && moved < amount; ++e) {
-    if (edge_flow_[e] <= 0) continue;
-    for (int f = s.left_begin_[to]; f < s.left_begin_[to + 1]; ++f) {
-      if (s.edge_right_[f] != s.edge_right_[e]) continue;
-      Ticks d = std::min(edge_flow_[e], amount - moved);
-      edge_flow_[e] -= d;
-      edge_flow_[f] += d;
-      moved += d;
-      break;
-    }
+bool BipartiteFlow::RightRoomGrew() const {
+  if (right_room_.size() != right_cap_.size()) return true;
+  for (size_t j = 0; j < right_cap_.size(); ++j) {
+    if (right_cap_[j] - right_flow_[j] > right_room_[j]) return true;
   }
-  left_flow_[from] -= moved;
-  left_flow_[to] += moved;
-  return moved;
+  return false;
+}
+
+void BipartiteFlow::SetEdgeCap(int e, Ticks cap) {
+  if (cap > edge_cap_[e]) all_starts_ = true;
+  edge_cap_[e] = cap;
+  Cancel(e, edge_flow_[e] - cap);
 }
 
 void BipartiteFlow::SetLeftCap(int i, Ticks cap) {
   left_cap_[i] = cap;
+  if (cap > left_flow_[i]) NoteStart(i);
   Ticks excess = left_flow_[i] - cap;
-  // Cancelling frees room at right nodes, which anyone may reach.
-  if (excess > 0) all_starts_ = true;
-  if (cap > left_flow_[i] - std::max<Ticks>(excess, 0)) NoteStart(i);
   for (int e = shape_->left_begin_[i]; excess > 0 && e < shape_->left_begin_[i + 1]; ++e) {
     Ticks d = std::min(edge_flow_[e], excess);
-    edge_flow_[e] -= d;
-    right_flow_[shape_->edge_right_[e]] -= d;
-    left_flow_[i] -= d;
-    value_ -= d;
+    Cancel(e, d);
     excess -= d;
   }
 }
 
 void BipartiteFlow::SetRightCap(int j, Ticks cap) {
-  if (cap > right_cap_[j]) all_starts_ = true;
   right_cap_[j] = cap;
   Ticks excess = right_flow_[j] - cap;
   for (int k = shape_->right_begin_[j]; excess > 0 && k < shape_->right_begin_[j + 1]; ++k) {
     int e = shape_->right_edges_[k];
     Ticks d = std::min(edge_flow_[e], excess);
-    edge_flow_[e] -= d;
-    left_flow_[shape_->edge_left_[e]] -= d;
-    if (d > 0) NoteStart(shape_->edge_left_[e]);
-    right_flow_[j] -= d;
-    value_ -= d;
+    Cancel(e, d);
     excess -= d;
   }
 }
@@ -129,7 +103,7 @@ bool BipartiteFlow::Levels() {
       if (sink_level_ >= 0 && level + 1 >= sink_level_) break;
       for (int e = s.left_begin_[node]; e < s.left_begin_[node + 1]; ++e) {
         int j = s.edge_right_[e];
-        if (scratch_.right_level[j] < 0) {
+        if (scratch_.right_level[j] < 0 && edge_flow_[e] < edge_cap_[e]) {
           scratch_.right_level[j] = level + 1;
           scratch_.queue.push_back(s.left_ + j);
         }
@@ -156,8 +130,8 @@ Ticks BipartiteFlow::PushFromLeft(int i, Ticks limit) {
   const Shape& s = *shape_;
   for (int& e = scratch_.left_next[i]; e < s.left_begin_[i + 1]; ++e) {
     int j = s.edge_right_[e];
-    if (scratch_.right_level[j] != scratch_.left_level[i] + 1) continue;
-    Ticks pushed = PushFromRight(j, limit);
+    if (scratch_.right_level[j] != scratch_.left_level[i] + 1 || edge_flow_[e] >= edge_cap_[e]) continue;
+    Ticks pushed = PushFromRight(j, std::min(limit, edge_cap_[e] - edge_flow_[e]));
     if (pushed > 0) {
       edge_flow_[e] += pushed;
       return pushed;
@@ -192,6 +166,8 @@ Ticks BipartiteFlow::PushFromRight(int j, Ticks limit) {
 
 Ticks BipartiteFlow::Augment() {
   const Shape& s = *shape_;
+  // Decided once: augmenting uses up room, so later phases could no longer tell.
+  if (RightRoomGrew()) all_starts_ = true;
   while (Levels()) {
     scratch_.left_next.assign(s.left_begin_.begin(), s.left_begin_.end() - 1);
     scratch_.right_next.resize(static_cast<size_t>(s.right_));
@@ -211,6 +187,8 @@ Ticks BipartiteFlow::Augment() {
   }
   starts_.clear();
   all_starts_ = false;
+  right_room_.resize(right_cap_.size());
+  for (size_t j = 0; j < right_cap_.size(); ++j) right_room_[j] = right_cap_[j] - right_flow_[j];
   return value_;
 }
 

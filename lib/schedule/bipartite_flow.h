@@ -1,8 +1,9 @@
 #pragma once
 /// Maximum flow on the reservation network of SPEC §4: a source feeding
-/// left nodes (groups of policies, capped at their need), uncapped edges
-/// from left to right nodes (the pools a group reaches) and right nodes
-/// draining into a sink (capped at free capacity).
+/// left nodes (groups of policies, capped at their need), edges from left
+/// to right nodes (the pools a group reaches; uncapped unless only some of
+/// the group's policies may use the pool) and right nodes draining into a
+/// sink (capped at free capacity).
 ///
 /// Unlike the general MaxFlow, a flow here can be changed and repaired:
 /// lowering a capacity cancels just the excess, and Augment() continues
@@ -47,15 +48,10 @@ class BipartiteFlow {
   /// cancelled along the node's edges, so the flow stays valid (not maximal).
   void SetLeftCap(int i, Ticks cap);
   void SetRightCap(int j, Ticks cap);
-  /// Moves up to `amount` of left node `from`'s flow to left node `to`,
-  /// along the right nodes both reach; returns what moved. Used to split a
-  /// node without cancelling flow that the other nodes would have to repair.
-  Ticks MoveFlow(int from, int to, Ticks amount);
-
-  /// A copy on a network with more left nodes appended (each with the right
-  /// nodes it reaches and its capacity). Existing edges keep their flows;
-  /// the new nodes start empty, so the copy is a valid flow of the same value.
-  BipartiteFlow Extended(const std::vector<std::vector<int>>& extra_edges, const std::vector<Ticks>& extra_caps) const;
+  /// Caps an edge (edges start uncapped). A group of which only members
+  /// with a need of `cap` in total may still use a pool is, for the flow,
+  /// the same as the group split in two: the cap says it without a new node.
+  void SetEdgeCap(int e, Ticks cap);
 
   Ticks value() const { return value_; }
   Ticks LeftCap(int i) const { return left_cap_[i]; }
@@ -69,18 +65,24 @@ class BipartiteFlow {
   Ticks PushFromRight(int j, Ticks limit);
 
   void NoteStart(int i) { starts_.push_back(i); }
+  /// Removes `d` from edge e's flow and from both its ends.
+  void Cancel(int e, Ticks d);
+  /// Whether a change since the last Augment() gave some right node more
+  /// room towards the sink (then a path may start anywhere).
+  bool RightRoomGrew() const;
 
   std::shared_ptr<const Shape> shape_;
-  std::vector<Ticks> left_cap_, left_flow_, right_cap_, right_flow_, edge_flow_;
+  std::vector<Ticks> left_cap_, left_flow_, right_cap_, right_flow_, edge_cap_, edge_flow_;
   Ticks value_ = 0;
   /// Where augmenting paths may start. After Augment() no path exists; a
   /// change that only adds room at the source side of some left nodes (a
-  /// cancelled edge into a right node, a raised left capacity, a new node)
-  /// can only open paths from those nodes: every other node still reaches
-  /// exactly what it reached before, which did not include the sink. So a
-  /// repair searches from them alone, not from every unsaturated node.
+  /// cancelled flow, a raised left capacity) can only open paths from those
+  /// nodes: every other node still reaches what it reached before, which
+  /// did not include the sink. So a repair searches from them alone, not
+  /// from every unsaturated node, unless a right node gained room.
   std::vector<int> starts_;
   bool all_starts_ = true;  ///< a change may have opened paths from anywhere
+  std::vector<Ticks> right_room_;  ///< per right node: cap - flow after the last Augment()
   /// Scratch of Augment(), not copied with the flow.
   struct Scratch {
     Scratch() = default;

@@ -179,40 +179,27 @@ Ticks ReservationBook::FlowAfter(const BipartiteFlow& before, std::optional<uint
                                  Quantity left) const {
   ++stats_.repairs;
   // Policies whose smallest protected job no longer fits the pool lose their
-  // edge to it: each group with such members is split, the losing members
-  // moving to a new group that reaches the same pools but this one.
-  // The split moves the flow the losing members can keep (on the other
-  // pools) to their new group, so little has to be searched again.
-  std::vector<std::vector<int>> extra_edges;
-  std::vector<Ticks> extra_caps;
-  std::vector<std::pair<int, Ticks>> reduced;
+  // edge to it: a group with such members may send the pool only what its
+  // other members need (the same flow as splitting the group in two).
+  BipartiteFlow* after = nullptr;
   for (size_t g = 0; g < group_pools_.size(); ++g) {
     const auto& pools = group_pools_[g];
-    if (!std::binary_search(pools.begin(), pools.end(), pool)) continue;
-    Ticks lost = 0;
+    auto at = std::lower_bound(pools.begin(), pools.end(), pool);
+    if (at == pools.end() || *at != pool) continue;
+    Ticks lost = 0, kept = 0;
     for (uint32_t q : members_[g]) {
-      if (q != excluded && SmallestAt(q, pool) > left) lost += need_[q].ticks();
+      if (q == excluded) continue;
+      (SmallestAt(q, pool) > left ? lost : kept) += need_[q].ticks();
     }
     if (lost == 0) continue;
-    std::vector<int> edges;
-    for (uint32_t x : pools) {
-      if (x != pool) edges.push_back(static_cast<int>(x));
-    }
-    extra_edges.push_back(std::move(edges));
-    extra_caps.push_back(lost);
-    reduced.emplace_back(static_cast<int>(g), lost);
+    if (!after) after = &Work(before);
+    after->SetEdgeCap(before.shape().LeftBegin(static_cast<int>(g)) + static_cast<int>(at - pools.begin()), kept);
   }
-  if (reduced.empty() && before.RightFlow(static_cast<int>(pool)) <= left.ticks()) return before.value();
-  BipartiteFlow& after = reduced.empty() ? Work(before) : Work(before.Extended(extra_edges, extra_caps));
-  after.SetRightCap(static_cast<int>(pool), left.ticks());
-  const int first_new = before.shape().left();
-  for (size_t k = 0; k < reduced.size(); ++k) {
-    auto [g, lost] = reduced[k];
-    after.MoveFlow(g, first_new + static_cast<int>(k), lost);
-    after.SetLeftCap(g, after.LeftCap(g) - lost);
-  }
-  Ticks value = after.Augment();
-  Track(after);
+  if (!after && before.RightFlow(static_cast<int>(pool)) <= left.ticks()) return before.value();
+  if (!after) after = &Work(before);
+  after->SetRightCap(static_cast<int>(pool), left.ticks());
+  Ticks value = after->Augment();
+  Track(*after);
   return value;
 }
 
@@ -232,11 +219,6 @@ BipartiteFlow& ReservationBook::Work(const BipartiteFlow& flow) const {
   } else {
     work_.emplace(flow);
   }
-  return *work_;
-}
-
-BipartiteFlow& ReservationBook::Work(BipartiteFlow&& flow) const {
-  work_.emplace(std::move(flow));
   return *work_;
 }
 

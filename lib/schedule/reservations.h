@@ -120,7 +120,6 @@ class ReservationBook {
   Ticks FlowAfter(const BipartiteFlow& before, std::optional<uint32_t> excluded, uint32_t pool, Quantity left) const;
   /// A copy of `flow` to change, in buffers reused from question to question.
   BipartiteFlow& Work(const BipartiteFlow& flow) const;
-  BipartiteFlow& Work(BipartiteFlow&& flow) const;
   mutable std::optional<BipartiteFlow> work_;
   /// Max flow of `flow` with `pool`'s capacity set to 0 (the flow is copied).
   Ticks WithoutPool(const BipartiteFlow& flow, uint32_t pool) const;
