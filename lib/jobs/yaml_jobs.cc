@@ -560,11 +560,14 @@ bool ReadYamlJobsUsing(std::string_view text, const ParamQuery& query, LoadedJob
   const size_t entries_before = out->entries.size();
   bool fast = false;
   if (reader == YamlReader::kFastWhenPossible) {
-    JobListBuilder builder(query, out);
-    fast = ScanPlainYaml(text, &builder);
-    if (fast) {
-      builder.Finish();
-    } else {
+    try {
+      JobListBuilder builder(query, out);
+      fast = ScanPlainYaml(text, &builder);
+      if (fast) builder.Finish();
+    } catch (const std::exception&) {
+      fast = false;  // out of memory: yaml-cpp's path below reports it
+    }
+    if (!fast) {
       // Outside the subset: forget everything and let yaml-cpp read it all.
       out->entries.erase(out->entries.begin() + static_cast<ptrdiff_t>(entries_before), out->entries.end());
       out->findings.erase(out->findings.begin() + static_cast<ptrdiff_t>(findings_before), out->findings.end());
