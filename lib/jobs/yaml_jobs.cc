@@ -14,24 +14,13 @@
 
 #include "edit_distance.h"
 #include "jobs/job_fields.h"
+#include "jobs/yaml_event.h"
+#include "jobs/yaml_fast_scanner.h"
 #include "yaml_input.h"
 
 namespace rescfg {
 
 namespace {
-
-/// A parse event, after alias expansion (kOpaque and kBadAlias stand for an
-/// alias that was not expanded).
-enum class Ev : uint8_t { kNull, kScalar, kSeqStart, kSeqEnd, kMapStart, kMapEnd, kAlias, kOpaque, kBadAlias };
-
-struct Event {
-  explicit Event(Ev t, Mark m = {}, size_t a = 0, std::string_view s = {})
-      : type(t), mark(m), anchor(a), text(s) {}
-  Ev type;
-  Mark mark;
-  size_t anchor;          ///< kAlias: the anchor it refers to
-  std::string_view text;  ///< kScalar: the value; kBadAlias: why
-};
 
 bool IsStart(Ev t) { return t == Ev::kSeqStart || t == Ev::kMapStart; }
 bool IsEnd(Ev t) { return t == Ev::kSeqEnd || t == Ev::kMapEnd; }
@@ -52,13 +41,13 @@ class MemoryBuffer : public std::streambuf {
 /// Builds entries from expanded events: a small state machine with one frame
 /// per open mapping or sequence that matters; subtrees that do not matter are
 /// skipped by counting their depth.
-class JobListBuilder {
+class JobListBuilder final : public YamlEventSink {
  public:
   JobListBuilder(const ParamQuery& query, LoadedJobs* out) : query_(query), capture_(query), out_(out) {
     stack_.emplace_back(Frame::kDocument);
   }
 
-  void Handle(const Event& ev);
+  void Handle(const Event& ev) override;
   /// Whether the next node's content is ignored (so an alias there need not be expanded).
   bool Skipping() const;
   /// Number of job entries begun so far.
@@ -549,44 +538,73 @@ class IgnoreEvents : public YAML::EventHandler {
 }  // namespace
 
 void ReadYamlJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out) {
+  ReadYamlJobsUsing(text, query, out, YamlReader::kFastWhenPossible);
+}
+
+bool ReadYamlJobsUsing(std::string_view text, const ParamQuery& query, LoadedJobs* out, YamlReader reader) {
   auto unusable = [&](std::string code, Mark mark, std::string message) {
     out->entries.clear();
     out->unusable = true;
     out->findings.push_back({std::move(code), Severity::kError, out->file, mark, "", std::move(message), ""});
   };
   Mark bad;
-  if (!IsValidUtf8(text, &bad)) return unusable("invalid-utf8", bad, "the file is not valid UTF-8 text");
+  if (!IsValidUtf8(text, &bad)) {
+    unusable("invalid-utf8", bad, "the file is not valid UTF-8 text");
+    return false;
+  }
   if (text.find('\0') != std::string_view::npos) {
-    return unusable("yaml-syntax", {1, 1}, "the file contains a NUL byte; it is not a text file");
+    unusable("yaml-syntax", {1, 1}, "the file contains a NUL byte; it is not a text file");
+    return false;
   }
   const size_t findings_before = out->findings.size();
-  try {
-    MemoryBuffer buffer(text);
-    std::istream in(&buffer);
-    YAML::Parser parser(in);
-    JobListBuilder builder(query, out);
-    AliasExpander expander(&builder);
-    parser.HandleNextDocument(expander);
-    builder.Finish();
-    IgnoreEvents ignore;
-    if (parser.HandleNextDocument(ignore)) {
-      out->findings.push_back({"multiple-documents", Severity::kError, out->file, ignore.start, "",
-                               "the file holds more than one YAML document; a jobs file is one JobList",
-                               "remove the '---' separators or split the file"});
+  const size_t entries_before = out->entries.size();
+  bool fast = false;
+  if (reader == YamlReader::kFastWhenPossible) {
+    try {
+      JobListBuilder builder(query, out);
+      fast = ScanPlainYaml(text, &builder);
+      if (fast) builder.Finish();
+    } catch (const std::exception&) {
+      fast = false;  // out of memory: yaml-cpp's path below reports it
     }
-  } catch (const YAML::DeepRecursion& e) {
-    return unusable("yaml-syntax", {e.mark.line + 1, e.mark.column + 1},
-                    "YAML syntax error: nesting is too deep");
-  } catch (const YAML::Exception& e) {
-    Mark m = e.mark.is_null() ? Mark{1, 1} : Mark{e.mark.line + 1, e.mark.column + 1};
-    return unusable("yaml-syntax", m, e.msg.empty() ? "YAML syntax error" : "YAML syntax error: " + e.msg);
-  } catch (const std::exception& e) {
-    return unusable("yaml-syntax", {1, 1}, std::string("cannot read the YAML: ") + e.what());
+    if (!fast) {
+      // Outside the subset: forget everything and let yaml-cpp read it all.
+      out->entries.erase(out->entries.begin() + static_cast<ptrdiff_t>(entries_before), out->entries.end());
+      out->findings.erase(out->findings.begin() + static_cast<ptrdiff_t>(findings_before), out->findings.end());
+    }
+  }
+  if (!fast) {
+    try {
+      MemoryBuffer buffer(text);
+      std::istream in(&buffer);
+      YAML::Parser parser(in);
+      JobListBuilder builder(query, out);
+      AliasExpander expander(&builder);
+      parser.HandleNextDocument(expander);
+      builder.Finish();
+      IgnoreEvents ignore;
+      if (parser.HandleNextDocument(ignore)) {
+        out->findings.push_back({"multiple-documents", Severity::kError, out->file, ignore.start, "",
+                                 "the file holds more than one YAML document; a jobs file is one JobList",
+                                 "remove the '---' separators or split the file"});
+      }
+    } catch (const YAML::DeepRecursion& e) {
+      unusable("yaml-syntax", {e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: nesting is too deep");
+      return false;
+    } catch (const YAML::Exception& e) {
+      Mark m = e.mark.is_null() ? Mark{1, 1} : Mark{e.mark.line + 1, e.mark.column + 1};
+      unusable("yaml-syntax", m, e.msg.empty() ? "YAML syntax error" : "YAML syntax error: " + e.msg);
+      return false;
+    } catch (const std::exception& e) {
+      unusable("yaml-syntax", {1, 1}, std::string("cannot read the YAML: ") + e.what());
+      return false;
+    }
   }
   if (out->findings.size() > findings_before) {
     out->unusable = true;
     out->entries.clear();
   }
+  return fast;
 }
 
 }  // namespace rescfg

@@ -21,7 +21,19 @@ namespace rescfg {
 /// most kMaxAliasNodesTotal; past that the entry using it is invalid. An
 /// alias in a place the reader ignores is never expanded. Merge keys (`<<`)
 /// are not supported: a job using one is invalid, with a message saying so.
+///
+/// Files within the plain subset of YAML that job lists are written in are
+/// read by the fast scanner (jobs/yaml_fast_scanner.h), everything else by
+/// yaml-cpp; the result is the same either way.
 void ReadYamlJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out);
+
+/// Which reader ReadYamlJobsUsing may use. Tests and the fuzzer read every
+/// input both ways and compare.
+enum class YamlReader { kFastWhenPossible, kYamlCppOnly };
+
+/// ReadYamlJobs with a choice of reader; returns whether the fast scanner
+/// read the file.
+bool ReadYamlJobsUsing(std::string_view text, const ParamQuery& query, LoadedJobs* out, YamlReader reader);
 
 inline constexpr unsigned long kMaxAliasNodes = 100'000;
 inline constexpr unsigned long kMaxAliasNodesTotal = 10'000'000;
