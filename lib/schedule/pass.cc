@@ -57,6 +57,11 @@ struct SlotKey {
 /// per slot tells), instead of an ordered set that allocates per insertion.
 /// Stale entries are dropped when they reach the top, or all at once when
 /// they outnumber the live ones twice over.
+/// A slot whose answer (its `answer`-th) looked at a pool.
+struct Consulted {
+  uint32_t slot, answer;
+};
+
 class ReadySlots {
  public:
   explicit ReadySlots(size_t slots) : version_(slots, 0), filed_(slots, false) {}
@@ -119,7 +124,8 @@ struct Slot {
   uint64_t seen = 0;                  ///< iteration stamp, to re-stale once per iteration
   std::optional<uint32_t> pool_list;  ///< the by-pool list it is filed in
   bool in_trivial_list = false;
-  bool in_rule3_list = false;
+  bool rule3_part = false;  ///< its policy took part in the flows of its last answer
+  uint32_t answer = 0;      ///< counts its evaluations, to tell current entries of consulted_
 };
 
 class Pass {
@@ -227,13 +233,13 @@ class Pass {
     if (!job) return;
     const QueuedJob& j = queued_[*job];
     slot.target = FindTarget(ctx_, state_, book_, j.policy, j.profile, j.need, &slot.trace);
+    ++slot.answer;
     if (slot.trace.rule3 && !slot.trace.rule3_trivial) {
-      if (!slot.in_rule3_list) next_rule3_.push_back(s);
-      slot.in_rule3_list = true;
+      slot.rule3_part = book_.TakesPart(j.policy);
       // The pools its answer looked at: the links up to its target, or all.
       const auto& links = ctx_.links[j.profile];
       size_t consulted = slot.target ? slot.target->link + 1 : links.size();
-      for (size_t i = 0; i < consulted; ++i) consulted_[links[i]].push_back(s);
+      for (size_t i = 0; i < consulted; ++i) consulted_[links[i]].push_back({s, slot.answer});
     }
     if (slot.trace.rule3 && slot.trace.rule3_trivial && !slot.in_trivial_list) {
       trivial_.push_back(s);
@@ -250,19 +256,45 @@ class Pass {
     }
   }
 
+  /// Whether a consulted_ entry stands for the slot's current answer.
+  bool Current(const Consulted& c) const { return slots_[c.slot].clean && slots_[c.slot].answer == c.answer; }
+
+  /// The answers that involved the reservation rule and may have changed.
+  /// `kept`: the reservation book kept its answers, so only those that
+  /// looked at `pool` (whose free capacity fell). Otherwise every answer of a
+  /// policy taking part in the flows, and at each pool the answers of the
+  /// others unless the book says the rule decides every need there as before.
+  std::vector<uint32_t> Rule3Changed(uint32_t pool, bool kept) {
+    std::vector<uint32_t> out;
+    if (kept) {
+      for (const Consulted& c : consulted_[pool]) {
+        if (Current(c)) out.push_back(c.slot);
+      }
+      consulted_[pool].clear();
+      return out;
+    }
+    for (uint32_t x = 0; x < consulted_.size(); ++x) {
+      auto& list = consulted_[x];
+      if (list.empty()) continue;
+      const bool all = x == pool || !book_.SameVerdictsForBystanders(x);
+      size_t kept_entries = 0;
+      for (const Consulted& c : list) {
+        if (!Current(c)) continue;
+        if (all || slots_[c.slot].rule3_part) {
+          out.push_back(c.slot);
+        } else {
+          list[kept_entries++] = c;
+        }
+      }
+      list.resize(kept_entries);
+    }
+    return out;
+  }
+
   /// Marks stale every slot whose exact answer the placement may have
   /// changed. Stale slots need nothing: their bounds can only have risen.
-  /// `kept`: the reservation book kept its answers, so of the answers that
-  /// involved the reservation rule only those that looked at `pool` may change.
   void RestaleAfter(uint32_t policy, uint32_t pool, bool policy_need_grew, bool kept) {
-    std::vector<uint32_t> rule3;
-    if (kept) {
-      rule3.swap(consulted_[pool]);
-    } else {
-      rule3.swap(next_rule3_);
-      for (uint32_t s : rule3) slots_[s].in_rule3_list = false;
-      for (auto& list : consulted_) list.clear();
-    }
+    std::vector<uint32_t> rule3 = Rule3Changed(pool, kept);
     // Slots aiming at the pool just used first, while their filing is current.
     std::vector<uint32_t> filed;
     filed.swap(by_pool_[pool]);
@@ -301,8 +333,9 @@ class Pass {
   std::vector<uint32_t> slot_begin_;  ///< per queue, into slots_
   ReadySlots ready_{0};               ///< clean slots with a target and stale slots, by key
   std::vector<std::vector<uint32_t>> by_pool_;
-  std::vector<uint32_t> next_rule3_, trivial_;
-  std::vector<std::vector<uint32_t>> consulted_;  ///< per pool: rule 3 slots whose answer looked at it
+  std::vector<uint32_t> trivial_;
+  /// Per pool: rule 3 answers that looked at it (stale entries are skipped).
+  std::vector<std::vector<Consulted>> consulted_;
   uint64_t iteration_ = 1;
   uint64_t evaluations_ = 0;
   uint64_t restales_ = 0;

@@ -22,7 +22,8 @@ ReservationBook::ReservationBook(const ScheduleContext& ctx, const std::vector<J
     : ctx_(ctx), queues_(queues), queued_(queued), state_(state),
       need_(ctx.policy_count), reach_(ctx.policy_count),
       flow_into_(ctx.pool_count), largest_reach_(ctx.pool_count), group_of_(ctx.policy_count, -1),
-      widest_reach_(ctx.pool_count), usage_(ctx.pool_count), without_epoch_(ctx.pool_count, UINT64_MAX), without_(ctx.pool_count) {
+      widest_reach_(ctx.pool_count), usage_(ctx.pool_count), without_epoch_(ctx.pool_count, UINT64_MAX),
+      previous_margin_(ctx.pool_count), without_(ctx.pool_count) {
   for (uint32_t q = 0; q < ctx.policy_count; ++q) Refresh(q);
 }
 
@@ -203,6 +204,28 @@ Ticks ReservationBook::FlowAfter(const BipartiteFlow& before, std::optional<uint
   return value;
 }
 
+Ticks ReservationBook::FlowWithout(uint32_t pool) {
+  ComputeFullFlow();
+  if (without_epoch_[pool] != epoch_) {
+    without_[pool] = WithoutPool(*full_flow_, pool);
+    without_epoch_[pool] = epoch_;
+  }
+  return without_[pool];
+}
+
+std::optional<Ticks> ReservationBook::CurrentMargin(uint32_t pool) const {
+  if (full_epoch_ != epoch_ || without_epoch_[pool] != epoch_) return std::nullopt;
+  Ticks margin = full_value_.ticks() - without_[pool];
+  if (widest_reach_[pool].ticks() > margin) return std::nullopt;
+  return margin;
+}
+
+bool ReservationBook::SameVerdictsForBystanders(uint32_t pool) {
+  // Computed even when the previous one is unknown: the next epoch compares with it.
+  FlowWithout(pool);
+  return previous_margin_[pool] && CurrentMargin(pool) == previous_margin_[pool];
+}
+
 Ticks ReservationBook::WithoutPool(const BipartiteFlow& flow, uint32_t pool) const {
   ++stats_.repairs;
   if (flow.RightFlow(static_cast<int>(pool)) == 0) return flow.value();
@@ -245,6 +268,13 @@ bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantit
   ComputeFullFlow();
   bool takes_part = group_of_[policy] >= 0;  // it reaches some pool now
   Quantity free = state_.Free(ctx_, pool);
+  if (!takes_part && full_value_.is_zero()) return true;
+  if (!takes_part) {
+    // Usually one number per pool and state decides every need (see
+    // SameVerdictsForBystanders), and the pass relies on knowing it.
+    FlowWithout(pool);
+    if (std::optional<Ticks> margin = CurrentMargin(pool)) return need.ticks() <= free.ticks() - *margin;
+  }
   if ((full_ || !takes_part) && flow_into_[pool] + need <= free && largest_reach_[pool] + need <= free) {
     ++stats_.fast_accepts;
     return true;
@@ -255,11 +285,7 @@ bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantit
     Ticks before, without;
     if (!takes_part) {
       before = full_value_.ticks();
-      if (without_epoch_[pool] != epoch_) {
-        without_[pool] = WithoutPool(*full_flow_, pool);
-        without_epoch_[pool] = epoch_;
-      }
-      without = without_[pool];
+      without = FlowWithout(pool);
     } else {
       Excluded& ex = ExcludedFlow(policy);
       before = ex.flow.value();

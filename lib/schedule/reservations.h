@@ -41,6 +41,7 @@ class ReservationBook {
   bool Refresh(uint32_t policy);
   /// The state changed: forget cached capacities.
   void NewEpoch() {
+    for (uint32_t x = 0; x < ctx_.pool_count; ++x) previous_margin_[x] = CurrentMargin(x);
     ++epoch_;
     excluded_.clear();
     bounds_.clear();
@@ -57,6 +58,22 @@ class ReservationBook {
   bool KeepsAnswersAfterPlacementIn(uint32_t pool);
 
   Quantity Need(uint32_t policy) const { return need_[policy]; }
+  /// Whether `policy` has an outstanding reservation it can use now, so
+  /// that rule 3 asks about the others without it.
+  bool TakesPart(uint32_t policy) {
+    ComputeFullFlow();
+    return group_of_[policy] >= 0;
+  }
+  /// Whether, at `pool`, rule 3 answers every need of a policy that takes
+  /// no part exactly as in the previous epoch. Call right after NewEpoch().
+  ///
+  /// For such a policy, rule 3 at X holds exactly when s <= free(X) - m,
+  /// where m = flow - (flow without X) is the least that any maximum flow
+  /// sends through X — provided every policy reaching X has its smallest
+  /// protected need there at most m: then no admissible s makes anyone stop
+  /// reaching X, and a larger s leaves X less than m. Same m and the same
+  /// free(X) give the same answers for every need.
+  bool SameVerdictsForBystanders(uint32_t pool);
   Quantity TotalNeed() const { return total_need_; }
   /// Whether q reaches `pool` when it has `free` capacity.
   bool Reaches(uint32_t policy, uint32_t pool, Quantity free) const;
@@ -102,6 +119,12 @@ class ReservationBook {
   /// Records what a flow behind an answer sends through each pool.
   void Track(const BipartiteFlow& flow) const;
   std::vector<uint64_t> without_epoch_;   ///< per pool: epoch of without_[pool]
+  /// Per pool, m of SameVerdictsForBystanders in this epoch if known and it
+  /// alone decides (none otherwise), and the same of the previous epoch.
+  std::optional<Ticks> CurrentMargin(uint32_t pool) const;
+  std::vector<std::optional<Ticks>> previous_margin_;
+  /// The full flow without `pool` (one repair per pool and epoch).
+  Ticks FlowWithout(uint32_t pool);
   std::vector<Ticks> without_;            ///< per pool: the full flow with that pool removed
 
   /// The flow of every policy but one, and per pool that flow without the pool.
