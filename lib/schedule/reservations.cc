@@ -50,10 +50,13 @@ bool ReservationBook::Refresh(uint32_t q) {
   }
   std::sort(reach.begin(), reach.end(), [](const Reach& a, const Reach& b) { return a.pool < b.pool; });
   Quantity need = std::min(room, total);
-  bool changed = need != need_[q] || reach.size() != reach_[q].size() ||
-                 !std::equal(reach.begin(), reach.end(), reach_[q].begin(), [](const Reach& a, const Reach& b) {
-                   return a.pool == b.pool && a.smallest == b.smallest;
-                 });
+  bool reach_changed = reach.size() != reach_[q].size() ||
+                       !std::equal(reach.begin(), reach.end(), reach_[q].begin(), [](const Reach& a, const Reach& b) {
+                         return a.pool == b.pool && a.smallest == b.smallest;
+                       });
+  bool changed = need != need_[q] || reach_changed;
+  // The flow network's groups follow who reaches what (and only policies with a need take part).
+  if (reach_changed || need.is_zero() != need_[q].is_zero()) groups_changed_ = true;
   total_need_ = total_need_ - need_[q] + need;
   need_[q] = need;
   reach_[q] = std::move(reach);
@@ -137,24 +140,51 @@ GroupedNetwork BuildNetwork(const ScheduleContext& ctx, const PassState& state,
 void ReservationBook::ComputeFullFlow() {
   if (full_epoch_ == epoch_) return;
   full_epoch_ = epoch_;
-  ++stats_.flows;
-  auto reach_of = [this](uint32_t q) -> const std::vector<Reach>& { return reach_[q]; };
-  GroupedNetwork net = BuildNetwork(ctx_, state_, demanding_, need_, reach_of);
-  const BipartiteFlow& flow = *net.flow;
+  // Nobody's set of reached pools changed (nobody stopped reaching a pool
+  // whose free capacity fell): the groups are the same, only capacities
+  // changed, so the previous flow is repaired rather than rebuilt.
+  bool same_groups = !groups_changed_ && full_flow_.has_value();
+  for (uint32_t x = 0; same_groups && x < ctx_.pool_count; ++x) {
+    same_groups = widest_reach_[x] <= state_.Free(ctx_, x);
+  }
+  groups_changed_ = false;
+  Ticks reachable_need = 0;
+  if (same_groups) {
+    ++stats_.repairs;
+    for (size_t g = 0; g < members_.size(); ++g) {
+      Ticks need = 0;
+      for (uint32_t q : members_[g]) need += need_[q].ticks();
+      if (need != full_flow_->LeftCap(static_cast<int>(g))) full_flow_->SetLeftCap(static_cast<int>(g), need);
+      reachable_need += need;
+    }
+    for (uint32_t x = 0; x < ctx_.pool_count; ++x) full_flow_->SetRightCap(static_cast<int>(x), state_.Free(ctx_, x).ticks());
+    full_flow_->Augment();
+  } else {
+    ++stats_.flows;
+    auto reach_of = [this](uint32_t q) -> const std::vector<Reach>& { return reach_[q]; };
+    GroupedNetwork net = BuildNetwork(ctx_, state_, demanding_, need_, reach_of);
+    reachable_need = net.reachable_need;
+    full_flow_ = std::move(net.flow);
+    members_ = std::move(net.members);
+    group_pools_ = std::move(net.group_pools);
+    std::fill(group_of_.begin(), group_of_.end(), -1);
+    for (size_t g = 0; g < members_.size(); ++g) {
+      for (uint32_t q : members_[g]) group_of_[q] = static_cast<int>(g);
+    }
+  }
+  const BipartiteFlow& flow = *full_flow_;
   // Policies that reach nothing have no edge: they cannot lose anything.
-  full_ = flow.value() == net.reachable_need;
+  full_ = flow.value() == reachable_need;
   full_value_ = Quantity::FromTicks(flow.value());
   std::fill(flow_into_.begin(), flow_into_.end(), Quantity());
   std::fill(largest_reach_.begin(), largest_reach_.end(), Quantity());
   std::fill(widest_reach_.begin(), widest_reach_.end(), Quantity());
-  std::fill(group_of_.begin(), group_of_.end(), -1);
   for (uint32_t x = 0; x < ctx_.pool_count; ++x) flow_into_[x] = Quantity::FromTicks(flow.RightFlow(static_cast<int>(x)));
-  for (size_t g = 0; g < net.members.size(); ++g) {
-    for (uint32_t q : net.members[g]) group_of_[q] = static_cast<int>(g);
-    for (size_t i = 0; i < net.group_pools[g].size(); ++i) {
-      uint32_t x = net.group_pools[g][i];
+  for (size_t g = 0; g < members_.size(); ++g) {
+    for (size_t i = 0; i < group_pools_[g].size(); ++i) {
+      uint32_t x = group_pools_[g][i];
       bool flowing = flow.EdgeFlow(flow.shape().LeftBegin(static_cast<int>(g)) + static_cast<int>(i)) > 0;
-      for (uint32_t q : net.members[g]) {
+      for (uint32_t q : members_[g]) {
         for (const Reach& r : reach_[q]) {
           if (r.pool != x) continue;
           if (flowing && r.smallest > largest_reach_[x]) largest_reach_[x] = r.smallest;
@@ -164,9 +194,6 @@ void ReservationBook::ComputeFullFlow() {
     }
   }
   Track(flow);
-  full_flow_ = std::move(net.flow);
-  members_ = std::move(net.members);
-  group_pools_ = std::move(net.group_pools);
 }
 
 Quantity ReservationBook::SmallestAt(uint32_t q, uint32_t pool) const {

@@ -112,6 +112,7 @@ class ReservationBook {
 
   Quantity full_value_;                   ///< that full flow's value
   std::optional<BipartiteFlow> full_flow_;  ///< that flow itself, to repair for other questions
+  bool groups_changed_ = true;            ///< someone's reach or taking part changed since full_flow_
   std::vector<int> group_of_;             ///< per policy: its left node in full_flow_, or -1
   std::vector<Quantity> widest_reach_;    ///< per pool: largest smallest-need among policies reaching it
   /// Per pool: the most any flow behind an answer of this epoch sent through it.
