@@ -68,7 +68,7 @@ TEST(ScheduleComplexity, ReservationChecksRunFewMaxFlows) {
     // Every exact evaluation consumes a stale entry, and is made only when
     // that entry's lower bound is the smallest key; answers that the
     // reservation book keeps across a placement are not looked at again:
-    // some 9.4 k and heavy 1.9 k evaluations here, where re-evaluating every
+    // some 7.7 k and heavy 1.9 k evaluations here, where re-evaluating every
     // slot whose answer involved the reservation rule ran 58 k and 7.2 k, and
     // evaluating every such slot after each placement 275 k and 67 k.
     EXPECT_LE(m.stats.evaluations, m.stats.restales);
