@@ -1,6 +1,8 @@
 #include "config/model.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 
 namespace rescfg {
 
@@ -33,9 +35,9 @@ namespace {
 template <typename T, typename Pred>
 std::vector<NameRef> NamesInFileOrder(const std::vector<T>& candidates, Pred involved) {
   std::vector<NameRef> order;
+  std::unordered_set<std::string_view> seen;  // a name given twice is a validation error, listed once here
   for (const T& candidate : candidates) {
-    bool seen = std::any_of(order.begin(), order.end(), [&](const NameRef& r) { return r.name == candidate.name; });
-    if (involved(candidate) && !seen) order.push_back({candidate.name, {}});
+    if (involved(candidate) && seen.insert(candidate.name).second) order.push_back({candidate.name, {}});
   }
   return order;
 }
