@@ -16,7 +16,7 @@ int RunSchedule(const ScheduleOptions& options) {
   if (!config) return kExitUnusable;
   auto jobs = LoadJobsFrom(options.jobs, *config);
   if (!jobs) return kExitUnusable;
-  ScheduleReport report = BuildSchedule(*config, std::move(jobs->entries));
+  ScheduleReport report = BuildSchedule(*config, std::move(*jobs));
   ScheduleFormat format = options.format == "json"    ? ScheduleFormat::kJson
                           : options.format == "jsonl" ? ScheduleFormat::kJsonLines
                           : options.format == "table" ? ScheduleFormat::kTable

@@ -19,7 +19,7 @@ JobField JobFieldOf(std::string_view key) {
   return JobField::kOther;
 }
 
-std::optional<std::string>* FieldSlot(JobEntry* e, JobField field) {
+TextRef* FieldSlot(JobEntry* e, JobField field) {
   switch (field) {
     case JobField::kId: return &e->id;
     case JobField::kPolicy: return &e->policy;

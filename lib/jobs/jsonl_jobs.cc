@@ -85,10 +85,11 @@ std::string SyntaxMessage(error_code error) {
 
 class JsonLinesReader {
  public:
-  explicit JsonLinesReader(const ParamQuery& query) : query_(query), capture_(query) {}
+  JsonLinesReader(const ParamQuery& query, TextArena* arena) : query_(query), capture_(query), arena_(arena) {}
 
   /// `capacity`: readable bytes from `line` on (at least line size + padding).
-  void ReadLine(std::string_view line, size_t capacity, JobEntry* entry);
+  /// `in_place`: the line outlives the entries, so they may view it.
+  void ReadLine(std::string_view line, size_t capacity, bool in_place, JobEntry* entry);
 
  private:
   error_code ReadJob(od::object object, JobEntry* entry);
@@ -98,9 +99,19 @@ class JsonLinesReader {
   error_code Skip(od::value value, int depth);
   /// The text of a number, checked against the JSON grammar.
   static error_code NumberText(od::value value, std::string_view* text);
+  /// A string value's text where it lasts: in the line when it has no
+  /// escapes (`raw` is its token), else copied into the arena.
+  std::string_view Stable(std::string_view raw, std::string_view text) {
+    raw = TrimTrailingSpace(raw);
+    // Every escape is longer than what it stands for: same length, no escapes.
+    if (in_place_ && raw.size() == text.size() + 2) return raw.substr(1, text.size());
+    return arena_->Keep(text);
+  }
 
   const ParamQuery& query_;
   ParamCapture capture_;
+  TextArena* arena_;
+  bool in_place_ = false;
   od::parser parser_;
   std::vector<std::string_view> keys_;
 };
@@ -216,14 +227,15 @@ error_code JsonLinesReader::ReadField(std::string_view key, od::value value, Job
   if (field == JobField::kParams) {
     if (type == od::json_type::object) return ReadParam(value, ParamQuery::kParams, entry, 1);
   } else if (type == od::json_type::string) {
+    std::string_view raw = value.raw_json_token();
     std::string_view text;
     if (auto error = value.get_string().get(text)) return error;
-    FieldSlot(entry, field)->emplace(text);
+    *FieldSlot(entry, field) = Stable(raw, text);
     return simdjson::SUCCESS;
   } else if (type == od::json_type::number && field == JobField::kResources) {
     std::string_view text;
     if (auto error = NumberText(value, &text)) return error;
-    entry->resources.emplace(text);
+    entry->resources = in_place_ ? text : arena_->Keep(text);
     return simdjson::SUCCESS;
   }
   AddProblem(entry, MistypedFieldMessage(key, field, "an object"));
@@ -246,7 +258,8 @@ error_code JsonLinesReader::ReadJob(od::object object, JobEntry* entry) {
   return simdjson::SUCCESS;
 }
 
-void JsonLinesReader::ReadLine(std::string_view line, size_t capacity, JobEntry* entry) {
+void JsonLinesReader::ReadLine(std::string_view line, size_t capacity, bool in_place, JobEntry* entry) {
+  in_place_ = in_place;
   auto prefix = [&] { return "line " + std::to_string(entry->mark.line) + ": "; };
   od::document doc;
   od::json_type type;
@@ -276,7 +289,7 @@ void JsonLinesReader::ReadLine(std::string_view line, size_t capacity, JobEntry*
     entry->invalid = prefix() + SyntaxMessage(error);
     return;
   }
-  capture_.Collect(&entry->params);
+  capture_.Collect(&entry->params, arena_);
 }
 
 }  // namespace
@@ -290,7 +303,7 @@ void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJob
   const char* const end = text.data() + text.size();
   std::string tail_copy;
   out->entries.reserve(out->entries.size() + CountLines(text));
-  JsonLinesReader reader(query);
+  JsonLinesReader reader(query, &JobsArena(out));
   int line_number = 0;
   for (const char* start = text.data(); start < end;) {
     ++line_number;
@@ -302,13 +315,15 @@ void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJob
     entry.entry = out->entries.size();
     entry.mark = {line_number, 1};
     size_t capacity = static_cast<size_t>(end - line.data());
+    bool in_place = true;
     if (capacity < line.size() + kPadding) {
       tail_copy.assign(line);
       tail_copy.append(kPadding, ' ');
       line = std::string_view(tail_copy.data(), line.size());
       capacity = tail_copy.size();
+      in_place = false;
     }
-    reader.ReadLine(line, capacity, &entry);
+    reader.ReadLine(line, capacity, in_place, &entry);
   }
 }
 

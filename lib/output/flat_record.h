@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "quantity.h"
+#include "text_ref.h"
 
 namespace rescfg {
 
@@ -39,6 +40,7 @@ class FlatRecord {
     return v ? Add(key, std::string_view(*v)) : Null(key);
   }
   FlatRecord& Add(std::string_view key, const std::optional<Quantity>& v) { return v ? Add(key, *v) : Null(key); }
+  FlatRecord& Add(std::string_view key, TextRef v) { return v ? Add(key, *v) : Null(key); }
   void Close() {
     if (out_) out_->push_back('}');
     out_ = nullptr;

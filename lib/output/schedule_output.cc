@@ -135,7 +135,7 @@ std::string RenderDocument(const ScheduleReport& r, RecordStyle style) {
 std::string RenderJsonLines(const ScheduleReport& r) {
   // Room for every line up front: growing a buffer of hundreds of MB copies
   // it and briefly holds both. Capacity never written costs no memory.
-  auto size = [](const std::optional<std::string>& s) { return s ? s->size() : 0; };
+  auto size = [](TextRef s) { return s->size(); };
   size_t estimate = 0;
   for (const JobOutcome& j : r.jobs) {
     estimate += 192 + size(j.id) + size(j.policy) + size(j.profile) + size(j.pool) + size(j.queue) +
@@ -155,11 +155,11 @@ std::string RenderJsonLines(const ScheduleReport& r) {
 
 /// Plain columns for people: every job, then the pools.
 std::string RenderTable(const ScheduleReport& r) {
-  auto text = [](const std::optional<std::string>& s) { return s ? *s : std::string("-"); };
+  auto text = [](TextRef s) { return s.value_or("-"); };
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"JOB", "STATUS", "POLICY", "PROFILE", "POOL", "RESOURCES", "REASON"});
   auto add_job = [&](const JobOutcome& j) {
-    rows.push_back({j.id ? *j.id : "#" + std::to_string(j.entry), JobStatusName(j.status), text(j.policy),
+    rows.push_back({j.id ? std::string(*j.id) : "#" + std::to_string(j.entry), JobStatusName(j.status), text(j.policy),
                     text(j.profile), text(j.pool), j.resources ? j.resources->ToString() : "-", text(j.reason)});
   };
   for (const JobOutcome& j : r.jobs) {

@@ -106,9 +106,9 @@ void ExplainPending(const ScheduleContext& ctx, const PassState& state, Reservat
     pending.push_back(enabled ? explain.Unschedulable(queued[job], job) : explain.Disabled(job));
   }
   for (const JobQueue& queue : queues) {
+    // A StrictFIFO queue's undecided jobs come in queue order, as its head
+    // must; for the other queues the order of judging does not matter.
     std::vector<uint32_t> waiting = queue.Undecided();
-    std::sort(waiting.begin(), waiting.end(),
-              [&](uint32_t a, uint32_t b) { return queued[a].queue_order < queued[b].queue_order; });
     for (size_t i = 0; i < waiting.size(); ++i) {
       uint32_t job = waiting[i];
       if (!enabled) {
@@ -120,9 +120,16 @@ void ExplainPending(const ScheduleContext& ctx, const PassState& state, Reservat
       }
     }
   }
-  std::sort(pending.begin(), pending.end(), [&](const PendingJob& a, const PendingJob& b) {
-    return queued[a.job].queue_order < queued[b.job].queue_order;
-  });
+  // Into queue order by rank, without comparisons.
+  const std::vector<uint32_t> order = QueueOrder(queued);
+  std::vector<uint32_t> at(queued.size(), UINT32_MAX);  // per job: its index in pending
+  for (uint32_t i = 0; i < pending.size(); ++i) at[pending[i].job] = i;
+  std::vector<PendingJob> sorted;
+  sorted.reserve(pending.size());
+  for (uint32_t job : order) {
+    if (at[job] != UINT32_MAX) sorted.push_back(pending[at[job]]);
+  }
+  pending.swap(sorted);
 }
 
 }  // namespace rescfg
