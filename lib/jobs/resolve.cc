@@ -91,46 +91,44 @@ uint64_t HashText(std::string_view s) {
   return h ^ (h >> 32);
 }
 
-/// The ids seen so far, to find repeats: open addressing over one array of
-/// (hash tag, outcome index), so a probe rarely reads the id itself.
-class IdSet {
- public:
-  IdSet(size_t expected, const std::vector<JobOutcome>& outcomes) : outcomes_(outcomes) {
-    size_t capacity = 16;
-    while (capacity < expected + expected / 2) capacity *= 2;
-    slots_.resize(capacity);
+/// Which entries repeat the id of an earlier entry (empty ids never
+/// count). Open addressing over one array of (hash tag, entry index), so a
+/// probe rarely reads an id; the slot of an entry a few places ahead is
+/// prefetched, as the table is far larger than the caches.
+std::vector<bool> RepeatedIds(const std::vector<JobEntry>& entries) {
+  const size_t n = entries.size();
+  std::vector<uint64_t> hashes(n);
+  size_t ids = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (entries[i].id && !entries[i].id->empty()) {
+      hashes[i] = HashText(*entries[i].id);
+      ++ids;
+    }
   }
-  /// False when the id of outcome `index` (not empty) was seen before.
-  bool Insert(uint32_t index) {
-    if (2 * (size_ + 1) > slots_.size()) Grow();
-    std::string_view id = *outcomes_[index].id;
-    const uint64_t h = HashText(id);
-    const uint64_t tag = (h >> 32) | 1;  // never 0: 0 marks an empty slot
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-      uint64_t& slot = slots_[i];
-      if (slot == 0) {
-        slot = (tag << 32) | index;
-        ++size_;
-        return true;
+  size_t capacity = 16;
+  while (capacity < 2 * ids) capacity *= 2;
+  const size_t mask = capacity - 1;
+  std::vector<uint64_t> slots(capacity);  // 0: empty
+  std::vector<bool> repeated(n);
+  constexpr size_t kAhead = 16;
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) __builtin_prefetch(&slots[hashes[i + kAhead] & mask]);
+    if (!entries[i].id || entries[i].id->empty()) continue;
+    const std::string_view id = *entries[i].id;
+    const uint64_t tag = (hashes[i] >> 32) | 1;  // never 0
+    for (size_t s = hashes[i] & mask;; s = (s + 1) & mask) {
+      if (slots[s] == 0) {
+        slots[s] = (tag << 32) | i;
+        break;
       }
-      if ((slot >> 32) == tag && *outcomes_[static_cast<uint32_t>(slot)].id == id) return false;
+      if ((slots[s] >> 32) == tag && *entries[static_cast<uint32_t>(slots[s])].id == id) {
+        repeated[i] = true;
+        break;
+      }
     }
   }
-
- private:
-  void Grow() {
-    std::vector<uint64_t> old(slots_.size() * 2);
-    old.swap(slots_);
-    size_ = 0;
-    for (uint64_t slot : old) {
-      if (slot != 0) Insert(static_cast<uint32_t>(slot));
-    }
-  }
-  const std::vector<JobOutcome>& outcomes_;
-  std::vector<uint64_t> slots_;
-  size_t size_ = 0;
-};
+  return repeated;
+}
 
 /// Queue order (SPEC §3): jobs with `enqueued` first, by time; then the
 /// rest; ties by file position. A stable radix sort of jobs listed in file
@@ -237,7 +235,7 @@ class Resolver {
 void Resolver::Resolve(const std::vector<JobEntry>& entries) {
   const ConfigNames& names = r_.names;
   r_.outcomes.resize(entries.size());
-  IdSet seen_ids(entries.size(), r_.outcomes);
+  const std::vector<bool> repeated = RepeatedIds(entries);
   std::vector<OrderKey> ordering;
   ordering.reserve(entries.size());
   r_.input.queued.reserve(entries.size());
@@ -248,7 +246,7 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
     JobOutcome& out = r_.outcomes[i];
     out.entry = static_cast<uint32_t>(e.entry);
     if (e.id && !e.id->empty()) out.id = Keep(*e.id);
-    bool duplicate = out.id && !seen_ids.Insert(static_cast<uint32_t>(i));
+    bool duplicate = repeated[i];
 
     bool running = e.state && *e.state == "running";
     std::string invalid = e.invalid;

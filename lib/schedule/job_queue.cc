@@ -130,18 +130,14 @@ std::vector<uint32_t> QueueOrder(const std::vector<QueuedJob>& queued) {
 std::vector<JobQueue> SplitIntoQueues(const std::vector<QueuedJob>& queued, const std::vector<bool>& strict_fifo,
                                       const std::function<bool(const QueuedJob&)>& schedulable,
                                       std::vector<uint32_t>* unschedulable) {
-  const std::vector<uint32_t> order = QueueOrder(queued);
-  // Jobs of one queue are mostly not adjacent: count them first, then fill
-  // each queue's list, reserved to its size.
+  // Which queue each job joins, in file order (reads `queued` in sequence);
+  // then each queue's list in queue order, reserved to its size.
   std::unordered_map<uint64_t, uint32_t> index;
   std::vector<std::pair<uint32_t, uint32_t>> keys;
   std::vector<uint32_t> queue_of(queued.size(), UINT32_MAX), sizes;
-  for (uint32_t job : order) {
+  for (uint32_t job = 0; job < queued.size(); ++job) {
     const QueuedJob& j = queued[job];
-    if (!schedulable(j)) {
-      unschedulable->push_back(job);
-      continue;
-    }
+    if (!schedulable(j)) continue;
     auto [it, added] = index.emplace((uint64_t(j.policy) << 32) | j.profile, static_cast<uint32_t>(keys.size()));
     if (added) {
       keys.push_back({j.policy, j.profile});
@@ -152,8 +148,12 @@ std::vector<JobQueue> SplitIntoQueues(const std::vector<QueuedJob>& queued, cons
   }
   std::vector<std::vector<uint32_t>> jobs(keys.size());
   for (size_t q = 0; q < jobs.size(); ++q) jobs[q].reserve(sizes[q]);
-  for (uint32_t job : order) {
-    if (queue_of[job] != UINT32_MAX) jobs[queue_of[job]].push_back(job);
+  for (uint32_t job : QueueOrder(queued)) {
+    if (queue_of[job] == UINT32_MAX) {
+      unschedulable->push_back(job);
+    } else {
+      jobs[queue_of[job]].push_back(job);
+    }
   }
   std::vector<uint32_t> by_key(keys.size());
   for (uint32_t q = 0; q < by_key.size(); ++q) by_key[q] = q;

@@ -109,15 +109,32 @@ void ExplainPending(const ScheduleContext& ctx, const PassState& state, Reservat
     // A StrictFIFO queue's undecided jobs come in queue order, as its head
     // must; for the other queues the order of judging does not matter.
     std::vector<uint32_t> waiting = queue.Undecided();
-    for (size_t i = 0; i < waiting.size(); ++i) {
-      uint32_t job = waiting[i];
-      if (!enabled) {
-        pending.push_back(explain.Disabled(job));
-      } else if (queue.strict_fifo() && i > 0) {
-        pending.push_back(explain.FifoBlocked(job, waiting[0], queue));
-      } else {
-        pending.push_back(explain.Waiting(queued[job], job));
+    if (waiting.empty()) continue;
+    if (!enabled) {
+      for (uint32_t job : waiting) pending.push_back(explain.Disabled(job));
+      continue;
+    }
+    if (queue.strict_fifo()) {
+      pending.push_back(explain.Waiting(queued[waiting[0]], waiting[0]));
+      if (waiting.size() == 1) continue;
+      // Everyone behind the head shares one message.
+      PendingJob blocked = explain.FifoBlocked(waiting[0], waiting[0], queue);
+      for (size_t i = 1; i < waiting.size(); ++i) {
+        blocked.job = waiting[i];
+        pending.push_back(blocked);
       }
+      continue;
+    }
+    // Jobs of equal need wait for the same reason (they come grouped by need).
+    std::optional<Quantity> need;
+    PendingJob last;
+    for (uint32_t job : waiting) {
+      if (!need || *need != queued[job].need) {
+        last = explain.Waiting(queued[job], job);
+        need = queued[job].need;
+      }
+      last.job = job;
+      pending.push_back(last);
     }
   }
   // Into queue order by rank, without comparisons.
