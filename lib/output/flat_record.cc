@@ -74,7 +74,11 @@ void AppendJsonString(std::string* out, std::string_view s) {
   out->push_back('"');
 }
 
-void AppendQuantity(std::string* out, Quantity q) {
+size_t JsonPlainPrefix(std::string_view s) { return PlainRun(s.data(), s.size()); }
+
+void AppendQuantity(std::string* out, Quantity q) { out->append(QuantityJson(q)); }
+
+const std::string& QuantityJson(Quantity q) {
   // Outputs repeat a few amounts many times, and formatting one takes
   // 128-bit divisions: the last texts are remembered.
   struct Cached {
@@ -96,7 +100,7 @@ void AppendQuantity(std::string* out, Quantity q) {
     slot.ticks = q.ticks();
     slot.valid = true;
   }
-  out->append(slot.text);
+  return slot.text;
 }
 
 void FlatRecord::Key(std::string_view key) {

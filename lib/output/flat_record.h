@@ -20,6 +20,10 @@ enum class RecordStyle { kJson, kYaml };
 void AppendJsonString(std::string* out, std::string_view s);
 /// Appends a quantity per SPEC §1: a plain number, or a quoted fraction.
 void AppendQuantity(std::string* out, Quantity q);
+/// What AppendQuantity appends; valid until the next call on this thread.
+const std::string& QuantityJson(Quantity q);
+/// How many bytes at the start of `s` AppendJsonString copies unchanged.
+size_t JsonPlainPrefix(std::string_view s);
 
 class FlatRecord {
  public:
