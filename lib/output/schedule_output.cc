@@ -201,29 +201,50 @@ class JobLineWriter {
   std::string escaped_;
 };
 
-std::string RenderJsonLines(const ScheduleReport& r) {
-  // Room for every line up front: growing a buffer of hundreds of MB copies
-  // it and briefly holds both. Capacity never written costs no memory.
-  auto size = [](TextRef s) { return s->size(); };
-  size_t estimate = 0;
-  for (const JobOutcome& j : r.jobs) {
-    estimate += 192 + size(j.id) + size(j.policy) + size(j.profile) + size(j.pool) + size(j.queue) +
-                size(j.reason) + size(j.message);
+/// Renders the lines into `out`; with a sink, passes them on whenever
+/// about a megabyte is ready (and `out` ends empty).
+bool RenderJsonLines(const ScheduleReport& r, std::string* out,
+                     const std::function<bool(std::string_view)>* sink) {
+  constexpr size_t kPiece = size_t(1) << 20;
+  if (sink) {
+    out->reserve(kPiece + 64 * 1024);
+  } else {
+    // Room for every line up front: growing a buffer of hundreds of MB
+    // copies it and briefly holds both. Capacity never written costs no memory.
+    auto size = [](TextRef s) { return s->size(); };
+    size_t estimate = 0;
+    for (const JobOutcome& j : r.jobs) {
+      estimate += 192 + size(j.id) + size(j.policy) + size(j.profile) + size(j.pool) + size(j.queue) +
+                  size(j.reason) + size(j.message);
+    }
+    out->reserve(estimate);
   }
-  std::string out;
-  out.reserve(estimate);
   auto writer = std::make_unique<JobLineWriter>();
   for (const JobOutcome& j : r.jobs) {
     if (writer->Fits(j)) {
-      writer->Write(j, &out);
-      continue;
+      writer->Write(j, out);
+    } else {
+      {
+        FlatRecord rec(out, RecordStyle::kJson);
+        JobLine(rec, j);
+      }
+      out->push_back('\n');
     }
-    {
-      FlatRecord rec(&out, RecordStyle::kJson);
-      JobLine(rec, j);
+    if (sink && out->size() >= kPiece) {
+      if (!(*sink)(*out)) return false;
+      out->clear();
     }
-    out.push_back('\n');
   }
+  if (sink && !out->empty()) {
+    if (!(*sink)(*out)) return false;
+    out->clear();
+  }
+  return true;
+}
+
+std::string RenderJsonLines(const ScheduleReport& r) {
+  std::string out;
+  RenderJsonLines(r, &out, nullptr);
   return out;
 }
 
@@ -282,6 +303,15 @@ std::string RenderSchedule(const ScheduleReport& report, ScheduleFormat format) 
     case ScheduleFormat::kYaml: break;
   }
   return RenderDocument(report, RecordStyle::kYaml);
+}
+
+bool RenderSchedule(const ScheduleReport& report, ScheduleFormat format,
+                    const std::function<bool(std::string_view)>& sink) {
+  if (format == ScheduleFormat::kJsonLines) {
+    std::string piece;
+    return RenderJsonLines(report, &piece, &sink);
+  }
+  return sink(RenderSchedule(report, format));
 }
 
 }  // namespace rescfg
