@@ -4,74 +4,12 @@
 #include <cstring>
 #include <deque>
 #include <string_view>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "jobs/time.h"
 
 namespace rescfg {
 namespace {
-
-struct QueueTarget {
-  uint32_t policy, profile;
-};
-
-/// Name lookups built once per configuration. Keys view the configuration's
-/// own strings (queue names not written out are kept in `default_queues`),
-/// so the configuration must outlive the directory.
-struct Directory {
-  explicit Directory(const Config& config) {
-    pools.reserve(config.pools.size());
-    profiles.reserve(config.profiles.size());
-    policies.reserve(config.policies.size());
-    for (uint32_t i = 0; i < config.pools.size(); ++i) pools.emplace(config.pools[i].name, i);
-    for (uint32_t i = 0; i < config.profiles.size(); ++i) profiles.emplace(config.profiles[i].name, i);
-    for (uint32_t i = 0; i < config.policies.size(); ++i) {
-      policies.emplace(config.policies[i].name, i);
-      for (const auto& entry : config.policies[i].profiles) {
-        auto profile = profiles.find(entry.profile);
-        if (profile == profiles.end()) continue;
-        std::string_view queue;
-        if (entry.queue) {
-          queue = *entry.queue;
-        } else {
-          queue = default_queues.emplace_back(DefaultPolicyQueue(config.policies[i].name, entry.profile));
-        }
-        queues.emplace(queue, QueueTarget{i, profile->second});
-        allowed.insert(Pair(i, profile->second));
-      }
-    }
-  }
-  template <typename Map>
-  static std::optional<typename Map::mapped_type> Find(const Map& map, TextRef name) {
-    if (!name) return std::nullopt;
-    auto it = map.find(*name);
-    if (it == map.end()) return std::nullopt;
-    return it->second;
-  }
-  bool Allowed(uint32_t policy, uint32_t profile) const { return allowed.count(Pair(policy, profile)) > 0; }
-  static uint64_t Pair(uint32_t policy, uint32_t profile) { return (uint64_t(policy) << 32) | profile; }
-
-  std::deque<std::string> default_queues;  ///< stable addresses for the views below
-  std::unordered_map<std::string_view, uint32_t> pools, profiles, policies;
-  std::unordered_map<std::string_view, QueueTarget> queues;
-  std::unordered_set<uint64_t> allowed;  ///< Pair(policy, profile) the policy lists
-};
-
-ConfigNames CopyNames(const Config& config, TextArena* arena) {
-  ConfigNames names;
-  for (const Pool& pool : config.pools) {
-    names.pools.push_back(arena->Keep(pool.name));
-    names.queues.push_back(arena->Keep(pool.queue));
-  }
-  for (const Policy& policy : config.policies) names.policies.push_back(arena->Keep(policy.name));
-  for (const Profile& profile : config.profiles) {
-    names.profiles.push_back(arena->Keep(profile.name));
-    auto& links = names.links.emplace_back();
-    for (const Link& link : profile.links) links.push_back(arena->Keep(link.name));
-  }
-  return names;
-}
 
 /// A fast hash of short text (ids), 8 bytes at a time.
 uint64_t HashText(std::string_view s) {
@@ -89,6 +27,115 @@ uint64_t HashText(std::string_view s) {
   h ^= h >> 29;
   h *= 0xBF58476D1CE4E5B9ULL;
   return h ^ (h >> 32);
+}
+
+/// A name lookup built once: open addressing over one array, no node per
+/// name. The first value added for a name stays.
+template <typename V>
+class NameMap {
+ public:
+  explicit NameMap(size_t expected = 0) { Reserve(expected); }
+  void emplace(std::string_view name, V value) {
+    if (2 * (size_ + 1) > slots_.size()) Reserve(2 * (size_ + 1));
+    const uint64_t h = HashText(name);
+    for (size_t i = h & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+      Slot& slot = slots_[i];
+      if (!slot.used) {
+        slot = {name, h, value, true};
+        ++size_;
+        return;
+      }
+      if (slot.hash == h && slot.name == name) return;
+    }
+  }
+  const V* find(std::string_view name) const {
+    const uint64_t h = HashText(name);
+    for (size_t i = h & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot& slot = slots_[i];
+      if (!slot.used) return nullptr;
+      if (slot.hash == h && slot.name == name) return &slot.value;
+    }
+  }
+
+ private:
+  struct Slot {
+    std::string_view name;
+    uint64_t hash = 0;
+    V value{};
+    bool used = false;
+  };
+  void Reserve(size_t count) {
+    size_t capacity = 16;
+    while (capacity < 2 * count) capacity *= 2;
+    if (capacity <= slots_.size()) return;
+    std::vector<Slot> old(capacity);
+    old.swap(slots_);
+    size_ = 0;
+    for (const Slot& slot : old) {
+      if (slot.used) emplace(slot.name, slot.value);
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+};
+
+struct QueueTarget {
+  uint32_t policy, profile;
+};
+
+/// Name lookups built once per configuration. Keys view the configuration's
+/// own strings (queue names not written out are kept in `default_queues`),
+/// so the configuration must outlive the directory.
+struct Directory {
+  explicit Directory(const Config& config)
+      : pools(config.pools.size()), profiles(config.profiles.size()), policies(config.policies.size()) {
+    for (uint32_t i = 0; i < config.pools.size(); ++i) pools.emplace(config.pools[i].name, i);
+    for (uint32_t i = 0; i < config.profiles.size(); ++i) profiles.emplace(config.profiles[i].name, i);
+    for (uint32_t i = 0; i < config.policies.size(); ++i) {
+      policies.emplace(config.policies[i].name, i);
+      for (const auto& entry : config.policies[i].profiles) {
+        const uint32_t* profile = profiles.find(entry.profile);
+        if (profile == nullptr) continue;
+        std::string_view queue;
+        if (entry.queue) {
+          queue = *entry.queue;
+        } else {
+          queue = default_queues.emplace_back(DefaultPolicyQueue(config.policies[i].name, entry.profile));
+        }
+        queues.emplace(queue, QueueTarget{i, *profile});
+        allowed.insert(Pair(i, *profile));
+      }
+    }
+  }
+  template <typename V>
+  static std::optional<V> Find(const NameMap<V>& map, TextRef name) {
+    if (!name) return std::nullopt;
+    const V* found = map.find(*name);
+    if (found == nullptr) return std::nullopt;
+    return *found;
+  }
+  bool Allowed(uint32_t policy, uint32_t profile) const { return allowed.count(Pair(policy, profile)) > 0; }
+  static uint64_t Pair(uint32_t policy, uint32_t profile) { return (uint64_t(policy) << 32) | profile; }
+
+  std::deque<std::string> default_queues;  ///< stable addresses for the views below
+  NameMap<uint32_t> pools, profiles, policies;
+  NameMap<QueueTarget> queues;
+  std::unordered_set<uint64_t> allowed;  ///< Pair(policy, profile) the policy lists
+};
+
+ConfigNames CopyNames(const Config& config, TextArena* arena) {
+  ConfigNames names;
+  for (const Pool& pool : config.pools) {
+    names.pools.push_back(arena->Keep(pool.name));
+    names.queues.push_back(arena->Keep(pool.queue));
+  }
+  for (const Policy& policy : config.policies) names.policies.push_back(arena->Keep(policy.name));
+  for (const Profile& profile : config.profiles) {
+    names.profiles.push_back(arena->Keep(profile.name));
+    auto& links = names.links.emplace_back();
+    for (const Link& link : profile.links) links.push_back(arena->Keep(link.name));
+  }
+  return names;
 }
 
 /// Which entries repeat the id of an earlier entry (empty ids never

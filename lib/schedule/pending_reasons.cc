@@ -102,6 +102,7 @@ void ExplainPending(const ScheduleContext& ctx, const PassState& state, Reservat
                     const std::vector<uint32_t>& unschedulable, bool enabled, SchedulingResult* result) {
   Explainer explain(ctx, state, book, result);
   std::vector<PendingJob>& pending = result->pending;
+  pending.reserve(pending.size() + queued.size());
   for (uint32_t job : unschedulable) {
     pending.push_back(enabled ? explain.Unschedulable(queued[job], job) : explain.Disabled(job));
   }
