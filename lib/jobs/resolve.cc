@@ -281,7 +281,7 @@ class Resolver {
 
 void Resolver::Resolve(const std::vector<JobEntry>& entries) {
   const ConfigNames& names = r_.names;
-  r_.outcomes.resize(entries.size());
+  r_.outcomes.reserve(entries.size());
   const std::vector<bool> repeated = RepeatedIds(entries);
   std::vector<OrderKey> ordering;
   ordering.reserve(entries.size());
@@ -290,7 +290,7 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
 
   for (size_t i = 0; i < entries.size(); ++i) {
     const JobEntry& e = entries[i];
-    JobOutcome& out = r_.outcomes[i];
+    JobOutcome& out = r_.outcomes.emplace_back();
     out.entry = static_cast<uint32_t>(e.entry);
     if (e.id && !e.id->empty()) out.id = Keep(*e.id);
     bool duplicate = repeated[i];
