@@ -23,6 +23,15 @@ char* TextArena::Allocate(size_t size) {
   return out;
 }
 
+void TextArena::Absorb(TextArena&& other) {
+  for (auto& block : other.blocks_) blocks_.push_back(std::move(block));
+  capacity_ += other.capacity_;
+  other.blocks_.clear();
+  other.next_ = nullptr;
+  other.left_ = 0;
+  other.capacity_ = 0;
+}
+
 std::string_view TextArena::Keep(std::string_view text) {
   if (text.empty()) return std::string_view("", 0);
   char* out = Allocate(text.size());

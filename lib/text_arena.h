@@ -20,6 +20,8 @@ class TextArena {
   std::string_view Keep(std::string_view text);
   /// Room for `size` bytes the caller fills at once.
   char* Allocate(size_t size);
+  /// Takes over `other`'s blocks (views into them stay valid).
+  void Absorb(TextArena&& other);
   /// Bytes held by all blocks.
   size_t capacity() const { return capacity_; }
 

@@ -3,7 +3,9 @@
 #include <simdjson.h>
 
 #include <cstring>
+#include <exception>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -89,6 +91,7 @@ class JsonLinesReader {
 
   /// `capacity`: readable bytes from `line` on (at least line size + padding).
   /// `in_place`: the line outlives the entries, so they may view it.
+  void ReadLine(std::string_view line, size_t capacity, bool in_place, JobEntry& entry) { ReadLine(line, capacity, in_place, &entry); }
   void ReadLine(std::string_view line, size_t capacity, bool in_place, JobEntry* entry);
 
  private:
@@ -292,29 +295,26 @@ void JsonLinesReader::ReadLine(std::string_view line, size_t capacity, bool in_p
   capture_.Collect(&entry->params, arena_);
 }
 
-}  // namespace
-
-void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out) {
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
-  // The parser reads up to SIMDJSON_PADDING bytes past the end of its input.
-  // Inside the text the following lines provide them, so lines are parsed in
-  // place; only lines that end too close to the end of the text are copied.
+/// Reads the lines of [begin, end) into `entries`, numbering lines from
+/// `first_line` and entries from `first_entry` + 1. `limit` is the end of
+/// the whole text: lines are parsed in place when the parser's padding fits
+/// before it (the following lines provide it); the others are copied.
+void ReadLines(const char* begin, const char* end, const char* limit, int first_line, size_t first_entry,
+               JsonLinesReader& reader, std::vector<JobEntry>* entries) {
   constexpr size_t kPadding = simdjson::SIMDJSON_PADDING;
-  const char* const end = text.data() + text.size();
   std::string tail_copy;
-  out->entries.reserve(out->entries.size() + CountLines(text));
-  JsonLinesReader reader(query, &JobsArena(out));
-  int line_number = 0;
-  for (const char* start = text.data(); start < end;) {
+  int line_number = first_line - 1;
+  size_t entry_number = first_entry;
+  for (const char* start = begin; start < end;) {
     ++line_number;
     const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end - start));
     std::string_view line(start, (newline ? newline : end) - start);
     start = newline ? newline + 1 : end;
     if (IsBlank(line)) continue;
-    JobEntry& entry = out->entries.emplace_back();
-    entry.entry = out->entries.size();
+    JobEntry& entry = entries->emplace_back();
+    entry.entry = ++entry_number;
     entry.mark = {line_number, 1};
-    size_t capacity = static_cast<size_t>(end - line.data());
+    size_t capacity = static_cast<size_t>(limit - line.data());
     bool in_place = true;
     if (capacity < line.size() + kPadding) {
       tail_copy.assign(line);
@@ -323,8 +323,61 @@ void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJob
       capacity = tail_copy.size();
       in_place = false;
     }
-    reader.ReadLine(line, capacity, in_place, &entry);
+    reader.ReadLine(line, capacity, in_place, entry);
   }
+}
+
+}  // namespace
+
+void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
+  const char* const end = text.data() + text.size();
+  const size_t base = out->entries.size();
+  TextArena& arena = JobsArena(out);
+  out->entries.reserve(base + CountLines(text));
+  // Large files are read by two threads, each half on its own; lines are
+  // independent, so the entries are the same.
+  constexpr size_t kParallelBytes = size_t(8) << 20;
+  const char* middle = nullptr;
+  if (text.size() >= kParallelBytes && std::thread::hardware_concurrency() > 1) {
+    middle = static_cast<const char*>(std::memchr(text.data() + text.size() / 2, '\n', text.size() / 2));
+    if (middle != nullptr) ++middle;  // the second half starts after a newline
+    if (middle == end) middle = nullptr;
+  }
+  JsonLinesReader reader(query, &arena);
+  if (middle == nullptr) {
+    ReadLines(text.data(), end, end, 1, base, reader, &out->entries);
+    return;
+  }
+  const std::string_view first(text.data(), static_cast<size_t>(middle - text.data()));
+  const int first_lines = static_cast<int>(CountLines(first) - 1);  // `first` ends with a newline
+  TextArena second_arena;
+  std::vector<JobEntry> second;
+  std::exception_ptr failure;
+  std::thread worker([&] {
+    try {
+      second.reserve(CountLines(std::string_view(middle, static_cast<size_t>(end - middle))));
+      JsonLinesReader second_reader(query, &second_arena);
+      ReadLines(middle, end, end, first_lines + 1, 0, second_reader, &second);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  struct Join {
+    std::thread& thread;
+    ~Join() {
+      if (thread.joinable()) thread.join();
+    }
+  } join{worker};
+  ReadLines(text.data(), middle, end, 1, base, reader, &out->entries);
+  worker.join();
+  if (failure) std::rethrow_exception(failure);
+  const size_t offset = out->entries.size();
+  for (JobEntry& entry : second) {
+    entry.entry += offset;
+    out->entries.push_back(std::move(entry));
+  }
+  arena.Absorb(std::move(second_arena));
 }
 
 }  // namespace rescfg
