@@ -1,7 +1,8 @@
 #pragma once
 /// An optional view of text kept elsewhere (the loaded jobs file, a report's
-/// arena). Half the size of std::optional<std::string_view> and far smaller
-/// than std::optional<std::string>: a million jobs carry several of them.
+/// arena). Absent is a null pointer, so it is the size of a string_view,
+/// smaller than std::optional<std::string_view> and far smaller than
+/// std::optional<std::string>: a million jobs carry several of them.
 
 #include <cstdint>
 #include <optional>
@@ -16,7 +17,7 @@ class TextRef {
   constexpr TextRef() = default;
   constexpr TextRef(std::nullopt_t) {}  // NOLINT: reads like std::optional
   constexpr TextRef(std::string_view text)  // NOLINT: a view converts implicitly
-      : data_(text.data() ? text.data() : ""), size_(static_cast<uint32_t>(text.size())) {}
+      : data_(text.data() ? text.data() : ""), size_(text.size()) {}
   constexpr TextRef(const char* text) : TextRef(std::string_view(text)) {}  // NOLINT
   /// Views `text`: the string must outlive the reference.
   TextRef(const std::string& text) : TextRef(std::string_view(text)) {}  // NOLINT
@@ -50,7 +51,7 @@ class TextRef {
 
  private:
   const char* data_ = nullptr;
-  uint32_t size_ = 0;
+  size_t size_ = 0;
 };
 
 }  // namespace rescfg
