@@ -336,25 +336,29 @@ void WriteJobsJsonLines(const Scenario& s, Write write) {
 }
 
 /// The jobs as loader output, for benchmarks and tests that skip the files.
-inline std::vector<JobEntry> JobEntries(const Scenario& s) {
-  std::vector<JobEntry> entries(s.jobs.size());
+inline LoadedJobs JobEntries(const Scenario& s) {
+  LoadedJobs loaded;
+  TextArena& text = JobsArena(&loaded);
+  auto keep = [&](const std::string& t) { return text.Keep(t); };
+  std::vector<JobEntry>& entries = loaded.entries;
+  entries.resize(s.jobs.size());
   for (size_t i = 0; i < s.jobs.size(); ++i) {
     const GenJob& j = s.jobs[i];
     JobEntry& e = entries[i];
     e.entry = i + 1;
-    e.id = JobId(i);
-    e.policy = s.policies[j.policy].name;
-    e.profile = s.profiles[j.profile].name;
+    e.id = keep(JobId(i));
+    e.policy = keep(s.policies[j.policy].name);
+    e.profile = keep(s.profiles[j.profile].name);
     if (j.running) {
       e.state = "running";
-      e.pool = s.pools[j.pool].name;
-      e.resources = MilliText(j.resources_milli);
+      e.pool = keep(s.pools[j.pool].name);
+      e.resources = keep(MilliText(j.resources_milli));
     } else {
-      if (j.enqueued >= 0) e.enqueued = EnqueuedText(j.enqueued);
-      if (j.param >= 0) e.params.push_back({"runtime.gpus_request", std::string(kParamTexts[j.param])});
+      if (j.enqueued >= 0) e.enqueued = keep(EnqueuedText(j.enqueued));
+      if (j.param >= 0) e.params.push_back({"runtime.gpus_request", kParamTexts[j.param]});
     }
   }
-  return entries;
+  return loaded;
 }
 
 }  // namespace rescfg::bench

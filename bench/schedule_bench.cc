@@ -23,6 +23,7 @@ namespace {
 struct Prepared {
   Config config;
   std::vector<JobEntry> entries;
+  std::shared_ptr<JobsText> text;  ///< what the entries view
   std::string jsonl, yaml;
   ResolvedJobs resolved;
 };
@@ -40,7 +41,9 @@ const Prepared& Get(size_t queued, ReservationMode mode, size_t policies) {
   LoadedConfig loaded = LoadConfigText(ConfigYaml(s), "config.yaml");
   slot->config = *loaded.config;
   ApplyDefaults(slot->config);
-  slot->entries = JobEntries(s);
+  LoadedJobs jobs = JobEntries(s);
+  slot->entries = std::move(jobs.entries);
+  slot->text = jobs.text;
   WriteJobsJsonLines(s, [&](const std::string& text) { slot->jsonl += text; });
   WriteJobsYaml(s, [&](const std::string& text) { slot->yaml += text; });
   slot->resolved = ResolveJobs(slot->config, slot->entries);

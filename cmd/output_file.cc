@@ -5,25 +5,101 @@
 #include <cstring>
 
 #include <spdlog/spdlog.h>
-
-#include "state/atomic_file.h"
+#include <sys/stat.h>
 
 namespace rescfg::cmd {
 
-bool WriteOutput(const std::string& path, std::string_view text) {
+OutputSink::~OutputSink() {
+  if (stream_ != nullptr) std::fclose(stream_);
+}
+
+bool OutputSink::Open(const std::string& path) {
+  path_ = path;
   if (path.empty() || path == "-") {
-    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
-      spdlog::error("cannot write to standard output: {}", std::strerror(errno));
-      return false;
-    }
+    kind_ = Kind::kStdout;
     return true;
   }
-  std::string error;
-  if (!WriteFileAtomically(path, text, &error)) {
-    spdlog::error("{}", error);
-    return false;
+  // A device or a pipe is written as it is: renaming a temporary file over
+  // it would replace it with a regular file.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    kind_ = Kind::kStream;
+    stream_ = std::fopen(path.c_str(), "wb");
+    if (stream_ == nullptr) {
+      spdlog::error("cannot write to {}: {}", path, std::strerror(errno));
+      failed_ = true;
+    }
+    return !failed_;
   }
-  return true;
+  kind_ = Kind::kAtomic;
+  std::string error;
+  if (!atomic_.Open(path, &error)) {
+    spdlog::error("{}", error);
+    failed_ = true;
+  }
+  return !failed_;
+}
+
+bool OutputSink::Write(std::string_view text) {
+  if (failed_) return false;
+  switch (kind_) {
+    case Kind::kStdout:
+      if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) {
+        spdlog::error("cannot write to standard output: {}", std::strerror(errno));
+        failed_ = true;
+      }
+      break;
+    case Kind::kStream:
+      if (std::fwrite(text.data(), 1, text.size(), stream_) != text.size()) {
+        spdlog::error("cannot write to {}: {}", path_, std::strerror(errno));
+        failed_ = true;
+      }
+      break;
+    case Kind::kAtomic: {
+      std::string error;
+      if (!atomic_.Write(text, &error)) {
+        spdlog::error("{}", error);
+        failed_ = true;
+      }
+      break;
+    }
+  }
+  return !failed_;
+}
+
+bool OutputSink::Finish() {
+  if (failed_) return false;
+  switch (kind_) {
+    case Kind::kStdout:
+      if (std::fflush(stdout) != 0) {
+        spdlog::error("cannot write to standard output: {}", std::strerror(errno));
+        failed_ = true;
+      }
+      break;
+    case Kind::kStream: {
+      int closed = std::fclose(stream_);
+      stream_ = nullptr;
+      if (closed != 0) {
+        spdlog::error("cannot write to {}: {}", path_, std::strerror(errno));
+        failed_ = true;
+      }
+      break;
+    }
+    case Kind::kAtomic: {
+      std::string error;
+      if (!atomic_.Commit(&error)) {
+        spdlog::error("{}", error);
+        failed_ = true;
+      }
+      break;
+    }
+  }
+  return !failed_;
+}
+
+bool WriteOutput(const std::string& path, std::string_view text) {
+  OutputSink sink;
+  return sink.Open(path) && sink.Write(text) && sink.Finish();
 }
 
 }  // namespace rescfg::cmd

@@ -1,11 +1,39 @@
 #pragma once
+#include <cstdio>
 #include <string>
 #include <string_view>
 
+#include "state/atomic_file.h"
+
 namespace rescfg::cmd {
 
+/// Where a command's output goes: stdout when `path` is empty or "-"; a
+/// device or a pipe (/dev/null, a FIFO) as it is; any other path atomically
+/// (AtomicFileWriter: temporary file, fsync, rename). Written piece by
+/// piece; failures are logged once.
+class OutputSink {
+ public:
+  OutputSink() = default;
+  ~OutputSink();
+  OutputSink(const OutputSink&) = delete;
+  OutputSink& operator=(const OutputSink&) = delete;
+
+  bool Open(const std::string& path);
+  bool Write(std::string_view text);
+  /// Completes the output (for a file: replaces it).
+  bool Finish();
+
+ private:
+  enum class Kind { kStdout, kStream, kAtomic };
+  Kind kind_ = Kind::kStdout;
+  std::string path_;
+  std::FILE* stream_ = nullptr;
+  AtomicFileWriter atomic_;
+  bool failed_ = false;
+};
+
 /// Writes `text` to stdout when `path` is empty or "-", else atomically to
-/// `path` (WriteFileAtomically: temporary file, fsync, rename). Logs failures.
+/// `path` (see OutputSink). Logs failures.
 bool WriteOutput(const std::string& path, std::string_view text);
 
 }  // namespace rescfg::cmd

@@ -16,12 +16,16 @@ int RunSchedule(const ScheduleOptions& options) {
   if (!config) return kExitUnusable;
   auto jobs = LoadJobsFrom(options.jobs, *config);
   if (!jobs) return kExitUnusable;
-  ScheduleReport report = BuildSchedule(*config, std::move(jobs->entries));
+  ScheduleReport report = BuildSchedule(*config, std::move(*jobs));
   ScheduleFormat format = options.format == "json"    ? ScheduleFormat::kJson
                           : options.format == "jsonl" ? ScheduleFormat::kJsonLines
                           : options.format == "table" ? ScheduleFormat::kTable
                                                       : ScheduleFormat::kYaml;
-  if (!WriteOutput(options.output, RenderSchedule(report, format))) return kExitUnusable;
+  OutputSink out;
+  if (!out.Open(options.output)) return kExitUnusable;
+  if (!RenderSchedule(report, format, [&](std::string_view piece) { return out.Write(piece); }) || !out.Finish()) {
+    return kExitUnusable;
+  }
   spdlog::info("{} assigned, {} pending, {} running, {} rejected", report.assignments.size(), report.pending.size(),
                report.running_count, report.rejected.size());
   return report.rejected.empty() ? kExitOk : kExitFindings;

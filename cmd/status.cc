@@ -16,14 +16,14 @@ int RunStatus(const StatusOptions& options) {
   std::string label;
   auto config = LoadConfigFrom(options.config, &label);
   if (!config) return kExitUnusable;
-  std::vector<JobEntry> entries;
+  LoadedJobs jobs;
   const bool with_jobs = !options.jobs.file.empty();
   if (with_jobs) {
-    auto jobs = LoadJobsFrom(options.jobs, *config);
-    if (!jobs) return kExitUnusable;
-    entries = std::move(jobs->entries);
+    auto loaded = LoadJobsFrom(options.jobs, *config);
+    if (!loaded) return kExitUnusable;
+    jobs = std::move(*loaded);
   }
-  StatusReport status = BuildStatus(*config, BuildSchedule(*config, entries), label, with_jobs);
+  StatusReport status = BuildStatus(*config, BuildSchedule(*config, std::move(jobs)), label, with_jobs);
   std::string out = options.format == "json" ? RenderStatusJson(status) : RenderStatusTable(status);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return std::fflush(stdout) == 0 ? kExitOk : kExitUnusable;

@@ -49,6 +49,20 @@ TEST(AppendJsonString, EscapesAndPassesRuns) {
   EXPECT_EQ(Escape("cut\xc3"), "\"cut\\ufffd\"");
 }
 
+TEST(AppendJsonString, EveryByteAtEveryPositionOfAWord) {
+  // Runs are scanned 8 bytes at a time: each byte value in each lane, and
+  // two special bytes in one word.
+  for (int b = 0; b < 256; ++b) {
+    for (size_t at = 0; at < 17; ++at) {
+      std::string s(17, 'a');
+      s[at] = static_cast<char>(b);
+      ASSERT_EQ(Escape(s), ReferenceEscape(s)) << b << " at " << at;
+      s[(at + 3) % 17] = '"';
+      ASSERT_EQ(Escape(s), ReferenceEscape(s)) << b << " at " << at;
+    }
+  }
+}
+
 RC_GTEST_PROP(AppendJsonString, MatchesByteAtATimeEscaping, ()) {
   // Mostly plain bytes with some of every kind that needs care.
   auto byte = rc::gen::weightedOneOf<char>({

@@ -350,3 +350,48 @@ TEST(JsonLinesJobs, DuplicateKeyAmongManyKeys) {
 
 }  // namespace
 }  // namespace rescfg
+
+namespace rescfg {
+namespace {
+
+TEST(JobsLoader, LargeJsonLinesFileKeepsEntryAndLineNumbers) {
+  // Large files are read in two halves at once; numbering must not show it.
+  struct Expected {
+    int line;
+    std::string id;  ///< empty: the line is not an object
+  };
+  std::string text;
+  std::vector<Expected> expected;
+  const std::string pad(100, 'x');
+  for (int line = 1; text.size() < (size_t(9) << 20); ++line) {
+    if (line % 997 == 0) {
+      text += "  \n";
+    } else if (line % 991 == 0) {
+      text += "[" + std::to_string(line) + "]\n";
+      expected.push_back({line, ""});
+    } else {
+      std::string id = "j" + std::to_string(line) + (line % 2 ? "\\u00e9" : "");
+      text += "{\"id\": \"" + id + "\", \"policy\": \"p\", \"pad\": \"" + pad + "\"}\n";
+      expected.push_back({line, "j" + std::to_string(line) + (line % 2 ? "\xc3\xa9" : "")});
+    }
+  }
+  text += "{\"id\": \"last\"}";  // no final newline
+  expected.push_back({static_cast<int>(expected.size() + 1000000), "last"});
+  LoadedJobs jobs = LoadJobsText(text, JobsFormat::kJsonLines, "jobs.jsonl", {});
+  ASSERT_EQ(jobs.entries.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const JobEntry& e = jobs.entries[i];
+    ASSERT_EQ(e.entry, i + 1);
+    if (i + 1 < expected.size()) ASSERT_EQ(e.mark.line, expected[i].line) << i;
+    if (expected[i].id.empty()) {
+      ASSERT_EQ(e.invalid, "line " + std::to_string(expected[i].line) + ": not a JSON object: [" +
+                               std::to_string(expected[i].line) + "]");
+    } else {
+      ASSERT_EQ(e.id, expected[i].id) << i;
+      if (i + 1 < expected.size()) ASSERT_EQ(e.policy, "p");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rescfg

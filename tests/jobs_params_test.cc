@@ -29,6 +29,8 @@ JobEntry LoadBoth(const std::string& job, const std::vector<std::string>& paths)
     EXPECT_EQ(a.params[i].path, b.params[i].path);
     EXPECT_EQ(a.params[i].text, b.params[i].text) << a.params[i].path;
   }
+  static std::vector<std::shared_ptr<JobsText>> kept;  // the entry views its file's text
+  kept.push_back(jsonl.text);
   return a;
 }
 
@@ -38,7 +40,7 @@ std::string Found(const std::string& params, const std::vector<std::string>& pat
   EXPECT_EQ(e.invalid, "");
   std::string out;
   for (const auto& p : e.params) {
-    out += (out.empty() ? "" : " ") + p.path + "=" + (p.text ? *p.text : "<list or map>");
+    out += (out.empty() ? "" : " ") + std::string(*p.path) + "=" + (p.text ? std::string(*p.text) : "<list or map>");
   }
   return out;
 }

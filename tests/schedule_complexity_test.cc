@@ -30,7 +30,7 @@ Measured Schedule(bench::ReservationMode mode) {
   if (!loaded.config) return {};
   Config config = *loaded.config;
   ApplyDefaults(config);
-  ResolvedJobs resolved = ResolveJobs(config, bench::JobEntries(s));
+  ResolvedJobs resolved = ResolveJobs(config, bench::JobEntries(s).entries);
   resolved.input.config = &config;
   Measured m;
   RunSchedulingPass(resolved.input, &m.stats);

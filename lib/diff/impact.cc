@@ -9,14 +9,21 @@ bool SameOutcome(const JobOutcome& a, const JobOutcome& b) {
   return a.status == b.status && a.pool == b.pool && a.reason == b.reason;
 }
 
-std::string Describe(const JobOutcome& o) {
+std::optional<std::string> Owned(TextRef t) {
+  if (!t) return std::nullopt;
+  return std::string(*t);
+}
+
+OutcomeSummary Summary(const JobOutcome& o) { return {o.status, Owned(o.pool), Owned(o.reason), Owned(o.message)}; }
+
+std::string Describe(const OutcomeSummary& o) {
   std::string out = JobStatusName(o.status);
   if (o.pool) out += (o.status == JobStatus::kRunning ? " in " : " to ") + JsonQuote(*o.pool);
   if (o.reason) out += " (" + *o.reason + ")";
   return out;
 }
 
-void WriteOutcome(const JobOutcome& o, JsonWriter& json) {
+void WriteOutcome(const OutcomeSummary& o, JsonWriter& json) {
   json.BeginObject().Field("status", JobStatusName(o.status));
   json.Key("pool");
   if (o.pool) json.String(*o.pool); else json.Null();
@@ -44,7 +51,7 @@ std::vector<JobImpact> ComputeImpact(const Config& old_config, const Config& new
   std::vector<JobImpact> impact;
   for (size_t i = 0; i < before.jobs.size() && i < after.jobs.size(); ++i) {
     if (SameOutcome(before.jobs[i], after.jobs[i])) continue;
-    impact.push_back({after.jobs[i].entry, after.jobs[i].id, before.jobs[i], after.jobs[i]});
+    impact.push_back({after.jobs[i].entry, Owned(after.jobs[i].id), Summary(before.jobs[i]), Summary(after.jobs[i])});
   }
   return impact;
 }

@@ -14,10 +14,17 @@
 
 namespace rescfg {
 
+/// What a change compares of one job's outcome (owned: the schedules it
+/// comes from are gone).
+struct OutcomeSummary {
+  JobStatus status = JobStatus::kPending;
+  std::optional<std::string> pool, reason, message;
+};
+
 struct JobImpact {
   size_t entry = 0;               ///< 1-based entry number in the jobs file
   std::optional<std::string> id;  ///< null for an entry with no usable id
-  JobOutcome before, after;
+  OutcomeSummary before, after;
 };
 
 /// Jobs (in input order) whose outcome changes between `old_config` and

@@ -3,11 +3,14 @@
 /// a configuration yet. lib/jobs/resolve turns entries into scheduling input.
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "finding.h"
+#include "text_arena.h"
+#include "text_ref.h"
 
 namespace rescfg {
 
@@ -15,8 +18,8 @@ enum class JobsFormat { kYaml, kJsonLines };
 
 /// The value found at one dynamic-parameter path of a job.
 struct ParamValue {
-  std::string path;                 ///< e.g. runtime.gpus_request
-  std::optional<std::string> text;  ///< scalar text; nullopt: present but not a scalar
+  TextRef path;  ///< e.g. runtime.gpus_request
+  TextRef text;  ///< scalar text; none: present but not a scalar
 };
 
 struct JobEntry {
@@ -25,12 +28,22 @@ struct JobEntry {
   /// Non-empty when the entry is malformed as a whole or a field is
   /// mistyped: the entry is rejected as invalid-job with this message.
   std::string invalid;
-  std::optional<std::string> id, policy, profile, queue;
-  std::optional<std::string> state;      ///< as written; absent means queued
-  std::optional<std::string> pool;
-  std::optional<std::string> resources;  ///< scalar text of `resources`
-  std::optional<std::string> enqueued;   ///< scalar text of `enqueued`
-  std::vector<ParamValue> params;        ///< only the paths asked for, when present
+  // Text fields view the loaded file or its arena (JobsText): the entries
+  // are valid while the LoadedJobs that made them (or a copy of its `text`)
+  // lives.
+  TextRef id, policy, profile, queue;
+  TextRef state;      ///< as written; absent means queued
+  TextRef pool;
+  TextRef resources;  ///< scalar text of `resources`
+  TextRef enqueued;   ///< scalar text of `enqueued`
+  std::vector<ParamValue> params;  ///< only the paths asked for, when present
+};
+
+/// What the entries' text points into: the file as read (JSON Lines strings
+/// without escapes are viewed in place) and an arena for everything else.
+struct JobsText {
+  std::string source;
+  TextArena arena;
 };
 
 struct LoadedJobs {
@@ -38,6 +51,13 @@ struct LoadedJobs {
   std::vector<JobEntry> entries;
   std::vector<Finding> findings;  ///< why the file is unusable, if it is
   bool unusable = false;          ///< unreadable, YAML syntax error, wrong kind (exit 2)
+  std::shared_ptr<JobsText> text;  ///< keeps the entries' text alive
 };
+
+/// The arena of `jobs->text`, created on first use.
+inline TextArena& JobsArena(LoadedJobs* jobs) {
+  if (!jobs->text) jobs->text = std::make_shared<JobsText>();
+  return jobs->text->arena;
+}
 
 }  // namespace rescfg

@@ -6,20 +6,27 @@
 namespace rescfg {
 
 JobField JobFieldOf(std::string_view key) {
-  static constexpr std::pair<std::string_view, JobField> kFields[] = {
-      {"id", JobField::kId},         {"policy", JobField::kPolicy},
-      {"profile", JobField::kProfile}, {"queue", JobField::kQueue},
-      {"state", JobField::kState},   {"pool", JobField::kPool},
-      {"resources", JobField::kResources}, {"enqueued", JobField::kEnqueued},
-      {"params", JobField::kParams},
-  };
-  for (const auto& [name, field] : kFields) {
-    if (name == key) return field;
+  // By length first: one comparison for the fields every job has.
+  switch (key.size()) {
+    case 2: if (key == "id") return JobField::kId; break;
+    case 4: if (key == "pool") return JobField::kPool; break;
+    case 5:
+      if (key == "queue") return JobField::kQueue;
+      if (key == "state") return JobField::kState;
+      break;
+    case 6:
+      if (key == "policy") return JobField::kPolicy;
+      if (key == "params") return JobField::kParams;
+      break;
+    case 7: if (key == "profile") return JobField::kProfile; break;
+    case 8: if (key == "enqueued") return JobField::kEnqueued; break;
+    case 9: if (key == "resources") return JobField::kResources; break;
+    default: break;
   }
   return JobField::kOther;
 }
 
-std::optional<std::string>* FieldSlot(JobEntry* e, JobField field) {
+TextRef* FieldSlot(JobEntry* e, JobField field) {
   switch (field) {
     case JobField::kId: return &e->id;
     case JobField::kPolicy: return &e->policy;

@@ -24,7 +24,7 @@ enum class JobField : uint8_t {
 JobField JobFieldOf(std::string_view key);
 
 /// The member holding a scalar field; nullptr for kParams and kOther.
-std::optional<std::string>* FieldSlot(JobEntry* entry, JobField field);
+TextRef* FieldSlot(JobEntry* entry, JobField field);
 
 /// "field 'policy' must be a string" and the like; `mapping` names the
 /// mapping type in the file's own terms ("a mapping", "an object").

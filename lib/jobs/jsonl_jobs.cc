@@ -3,7 +3,9 @@
 #include <simdjson.h>
 
 #include <cstring>
+#include <exception>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -85,10 +87,12 @@ std::string SyntaxMessage(error_code error) {
 
 class JsonLinesReader {
  public:
-  explicit JsonLinesReader(const ParamQuery& query) : query_(query), capture_(query) {}
+  JsonLinesReader(const ParamQuery& query, TextArena* arena) : query_(query), capture_(query), arena_(arena) {}
 
   /// `capacity`: readable bytes from `line` on (at least line size + padding).
-  void ReadLine(std::string_view line, size_t capacity, JobEntry* entry);
+  /// `in_place`: the line outlives the entries, so they may view it.
+  void ReadLine(std::string_view line, size_t capacity, bool in_place, JobEntry& entry) { ReadLine(line, capacity, in_place, &entry); }
+  void ReadLine(std::string_view line, size_t capacity, bool in_place, JobEntry* entry);
 
  private:
   error_code ReadJob(od::object object, JobEntry* entry);
@@ -98,9 +102,19 @@ class JsonLinesReader {
   error_code Skip(od::value value, int depth);
   /// The text of a number, checked against the JSON grammar.
   static error_code NumberText(od::value value, std::string_view* text);
+  /// A string value's text where it lasts: in the line when it has no
+  /// escapes (`raw` is its token), else copied into the arena.
+  std::string_view Stable(std::string_view raw, std::string_view text) {
+    raw = TrimTrailingSpace(raw);
+    // Every escape is longer than what it stands for: same length, no escapes.
+    if (in_place_ && raw.size() == text.size() + 2) return raw.substr(1, text.size());
+    return arena_->Keep(text);
+  }
 
   const ParamQuery& query_;
   ParamCapture capture_;
+  TextArena* arena_;
+  bool in_place_ = false;
   od::parser parser_;
   std::vector<std::string_view> keys_;
 };
@@ -216,14 +230,15 @@ error_code JsonLinesReader::ReadField(std::string_view key, od::value value, Job
   if (field == JobField::kParams) {
     if (type == od::json_type::object) return ReadParam(value, ParamQuery::kParams, entry, 1);
   } else if (type == od::json_type::string) {
+    std::string_view raw = value.raw_json_token();
     std::string_view text;
     if (auto error = value.get_string().get(text)) return error;
-    FieldSlot(entry, field)->emplace(text);
+    *FieldSlot(entry, field) = Stable(raw, text);
     return simdjson::SUCCESS;
   } else if (type == od::json_type::number && field == JobField::kResources) {
     std::string_view text;
     if (auto error = NumberText(value, &text)) return error;
-    entry->resources.emplace(text);
+    entry->resources = in_place_ ? text : arena_->Keep(text);
     return simdjson::SUCCESS;
   }
   AddProblem(entry, MistypedFieldMessage(key, field, "an object"));
@@ -246,7 +261,8 @@ error_code JsonLinesReader::ReadJob(od::object object, JobEntry* entry) {
   return simdjson::SUCCESS;
 }
 
-void JsonLinesReader::ReadLine(std::string_view line, size_t capacity, JobEntry* entry) {
+void JsonLinesReader::ReadLine(std::string_view line, size_t capacity, bool in_place, JobEntry* entry) {
+  in_place_ = in_place;
   auto prefix = [&] { return "line " + std::to_string(entry->mark.line) + ": "; };
   od::document doc;
   od::json_type type;
@@ -276,40 +292,92 @@ void JsonLinesReader::ReadLine(std::string_view line, size_t capacity, JobEntry*
     entry->invalid = prefix() + SyntaxMessage(error);
     return;
   }
-  capture_.Collect(&entry->params);
+  capture_.Collect(&entry->params, arena_);
+}
+
+/// Reads the lines of [begin, end) into `entries`, numbering lines from
+/// `first_line` and entries from `first_entry` + 1. `limit` is the end of
+/// the whole text: lines are parsed in place when the parser's padding fits
+/// before it (the following lines provide it); the others are copied.
+void ReadLines(const char* begin, const char* end, const char* limit, int first_line, size_t first_entry,
+               JsonLinesReader& reader, std::vector<JobEntry>* entries) {
+  constexpr size_t kPadding = simdjson::SIMDJSON_PADDING;
+  std::string tail_copy;
+  int line_number = first_line - 1;
+  size_t entry_number = first_entry;
+  for (const char* start = begin; start < end;) {
+    ++line_number;
+    const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end - start));
+    std::string_view line(start, (newline ? newline : end) - start);
+    start = newline ? newline + 1 : end;
+    if (IsBlank(line)) continue;
+    JobEntry& entry = entries->emplace_back();
+    entry.entry = ++entry_number;
+    entry.mark = {line_number, 1};
+    size_t capacity = static_cast<size_t>(limit - line.data());
+    bool in_place = true;
+    if (capacity < line.size() + kPadding) {
+      tail_copy.assign(line);
+      tail_copy.append(kPadding, ' ');
+      line = std::string_view(tail_copy.data(), line.size());
+      capacity = tail_copy.size();
+      in_place = false;
+    }
+    reader.ReadLine(line, capacity, in_place, entry);
+  }
 }
 
 }  // namespace
 
 void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
-  // The parser reads up to SIMDJSON_PADDING bytes past the end of its input.
-  // Inside the text the following lines provide them, so lines are parsed in
-  // place; only lines that end too close to the end of the text are copied.
-  constexpr size_t kPadding = simdjson::SIMDJSON_PADDING;
   const char* const end = text.data() + text.size();
-  std::string tail_copy;
-  out->entries.reserve(out->entries.size() + CountLines(text));
-  JsonLinesReader reader(query);
-  int line_number = 0;
-  for (const char* start = text.data(); start < end;) {
-    ++line_number;
-    const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end - start));
-    std::string_view line(start, (newline ? newline : end) - start);
-    start = newline ? newline + 1 : end;
-    if (IsBlank(line)) continue;
-    JobEntry& entry = out->entries.emplace_back();
-    entry.entry = out->entries.size();
-    entry.mark = {line_number, 1};
-    size_t capacity = static_cast<size_t>(end - line.data());
-    if (capacity < line.size() + kPadding) {
-      tail_copy.assign(line);
-      tail_copy.append(kPadding, ' ');
-      line = std::string_view(tail_copy.data(), line.size());
-      capacity = tail_copy.size();
-    }
-    reader.ReadLine(line, capacity, &entry);
+  const size_t base = out->entries.size();
+  TextArena& arena = JobsArena(out);
+  out->entries.reserve(base + CountLines(text));
+  // Large files are read by two threads, each half on its own; lines are
+  // independent, so the entries are the same.
+  constexpr size_t kParallelBytes = size_t(8) << 20;
+  const char* middle = nullptr;
+  if (text.size() >= kParallelBytes && std::thread::hardware_concurrency() > 1) {
+    middle = static_cast<const char*>(std::memchr(text.data() + text.size() / 2, '\n', text.size() / 2));
+    if (middle != nullptr) ++middle;  // the second half starts after a newline
+    if (middle == end) middle = nullptr;
   }
+  JsonLinesReader reader(query, &arena);
+  if (middle == nullptr) {
+    ReadLines(text.data(), end, end, 1, base, reader, &out->entries);
+    return;
+  }
+  const std::string_view first(text.data(), static_cast<size_t>(middle - text.data()));
+  const int first_lines = static_cast<int>(CountLines(first) - 1);  // `first` ends with a newline
+  TextArena second_arena;
+  std::vector<JobEntry> second;
+  std::exception_ptr failure;
+  std::thread worker([&] {
+    try {
+      second.reserve(CountLines(std::string_view(middle, static_cast<size_t>(end - middle))));
+      JsonLinesReader second_reader(query, &second_arena);
+      ReadLines(middle, end, end, first_lines + 1, 0, second_reader, &second);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  struct Join {
+    std::thread& thread;
+    ~Join() {
+      if (thread.joinable()) thread.join();
+    }
+  } join{worker};
+  ReadLines(text.data(), middle, end, 1, base, reader, &out->entries);
+  worker.join();
+  if (failure) std::rethrow_exception(failure);
+  const size_t offset = out->entries.size();
+  for (JobEntry& entry : second) {
+    entry.entry += offset;
+    out->entries.push_back(std::move(entry));
+  }
+  arena.Absorb(std::move(second_arena));
 }
 
 }  // namespace rescfg

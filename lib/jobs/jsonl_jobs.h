@@ -11,7 +11,8 @@ namespace rescfg {
 /// Appends one entry per non-blank line to `out->entries`, in file order. A
 /// line that is not a JSON object becomes an entry with `invalid` set; it is
 /// never fatal. Entries count non-blank lines; an entry's mark is its line.
-/// The text is parsed in place (no copy of the file).
+/// The text is parsed in place (no copy of the file) and the entries view
+/// it: it must outlive them (LoadJobsText keeps it in `out->text`).
 void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out);
 
 }  // namespace rescfg

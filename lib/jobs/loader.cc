@@ -18,13 +18,22 @@ bool EndsWith(const std::string& s, std::string_view suffix) {
                     [](char a, char b) { return a == (b >= 'A' && b <= 'Z' ? b - 'A' + 'a' : b); });
 }
 
-LoadedJobs Load(std::string_view text, JobsFormat format, const std::string& file,
+/// JSON Lines entries view `source`, so it moves into the result; YAML
+/// entries copy what they keep, so the source is only read.
+/// `owned`, when given, holds `text` and may be moved from.
+LoadedJobs Load(std::string_view text, std::string* owned, JobsFormat format, const std::string& file,
                 const std::vector<std::string>& param_paths) {
   LoadedJobs result;
   result.file = file;
+  result.text = std::make_shared<JobsText>();
   const ParamQuery query(param_paths);
   if (format == JobsFormat::kJsonLines) {
-    ReadJsonLinesJobs(text, query, &result);
+    if (owned) {
+      result.text->source = std::move(*owned);
+    } else {
+      result.text->source.assign(text);
+    }
+    ReadJsonLinesJobs(result.text->source, query, &result);
   } else {
     ReadYamlJobs(text, query, &result);
   }
@@ -40,7 +49,7 @@ JobsFormat JobsFormatForPath(const std::string& path) {
 
 LoadedJobs LoadJobsText(std::string_view text, JobsFormat format, const std::string& file,
                         const std::vector<std::string>& param_paths) {
-  return Load(text, format, file, param_paths);
+  return Load(text, nullptr, format, file, param_paths);
 }
 
 LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> format,
@@ -54,7 +63,7 @@ LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> forma
     result.findings.push_back({"unreadable", Severity::kError, result.file, {}, "", error, ""});
     return result;
   }
-  LoadedJobs result = Load(*text, format.value_or(JobsFormatForPath(path)), DisplayName(path), param_paths);
+  LoadedJobs result = Load(*text, &*text, format.value_or(JobsFormatForPath(path)), DisplayName(path), param_paths);
   if (result.entries.size() > CurrentLimits().jobs_entries) {
     result.unusable = true;
     result.findings.push_back({"too-many-jobs", Severity::kError, result.file, {}, "",

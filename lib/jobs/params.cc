@@ -110,14 +110,20 @@ int ParamCapture::Resolve(int node, std::string_view* text) const {
   }
 }
 
-void ParamCapture::Collect(std::vector<ParamValue>* out) const {
+void ParamCapture::Collect(std::vector<ParamValue>* out, TextArena* arena) {
   if (touched_.empty()) return;
-  for (const auto& path : query_.paths_) {
+  if (paths_arena_ != arena) {  // the paths are copied once per arena
+    path_texts_.clear();
+    for (const auto& path : query_.paths_) path_texts_.push_back(arena->Keep(path.text));
+    paths_arena_ = arena;
+  }
+  for (size_t i = 0; i < query_.paths_.size(); ++i) {
+    const auto& path = query_.paths_[i];
     std::string_view text;
     int found = Resolve(path.nested, &text);
     if (found == 0) found = Resolve(path.flat, &text);
-    if (found == 1) out->push_back({path.text, std::string(text)});
-    if (found == 2) out->push_back({path.text, std::nullopt});
+    if (found == 1) out->push_back({path_texts_[i], arena->Keep(text)});
+    if (found == 2) out->push_back({path_texts_[i], std::nullopt});
   }
 }
 

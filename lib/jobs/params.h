@@ -74,7 +74,8 @@ class ParamCapture {
   /// absent (so a nested null falls through to the flat key); a mapping
   /// `{value: X}` stands for X; a list, or a mapping without `value`, is
   /// present but not a scalar.
-  void Collect(std::vector<ParamValue>* out) const;
+  /// Texts are copied into `arena`.
+  void Collect(std::vector<ParamValue>* out, TextArena* arena);
 
  private:
   /// 0: absent, 1: scalar (text in *text), 2: present but not a scalar.
@@ -84,6 +85,8 @@ class ParamCapture {
   std::vector<Kind> kinds_;
   std::vector<std::string> texts_;
   std::vector<int> touched_;
+  const TextArena* paths_arena_ = nullptr;  ///< where path_texts_ were copied
+  std::vector<std::string_view> path_texts_;
 };
 
 }  // namespace rescfg

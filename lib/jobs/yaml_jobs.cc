@@ -289,7 +289,7 @@ void JobListBuilder::JobNode(State& top, const Event& ev) {
       return;
     }
   } else if (field != JobField::kParams && ev.type == Ev::kScalar) {
-    FieldSlot(&job_, field)->emplace(ev.text);
+    *FieldSlot(&job_, field) = JobsArena(out_).Keep(ev.text);
   } else {
     AddEntryProblem(MistypedFieldMessage(top.key, field, "a mapping"));
   }
@@ -353,7 +353,7 @@ void JobListBuilder::FinishJob() {
   if (auto duplicate = FindDuplicateKey(key_views_)) {
     AddEntryProblem("duplicate key '" + std::string(*duplicate) + "'");
   }
-  capture_.Collect(&job_.params);
+  capture_.Collect(&job_.params, &JobsArena(out_));
   out_->entries.push_back(std::move(job_));
 }
 

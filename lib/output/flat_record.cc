@@ -1,5 +1,7 @@
 #include "output/flat_record.h"
 
+#include <cstring>
+
 #include "yaml_input.h"
 
 namespace rescfg {
@@ -9,6 +11,26 @@ namespace {
 /// True for the bytes AppendJsonString copies as they are.
 constexpr bool IsPlain(unsigned char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; }
 
+/// The length of the run of plain bytes at the start of `s`, 8 bytes at a
+/// time: a word is flagged when any byte is below 0x20, '"', '\\', 0x7F
+/// or above. Borrows and carries only travel upwards from a flagged byte,
+/// so the lowest flag is the first byte that is not plain.
+size_t PlainRun(const char* s, size_t n) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s + i, 8);
+    uint64_t quote = w ^ (kOnes * '"'), slash = w ^ (kOnes * '\\');
+    uint64_t flags = ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash) |
+                     (w + kOnes) | w;
+    flags &= kHigh;
+    if (flags != 0) return i + (static_cast<size_t>(__builtin_ctzll(flags)) >> 3);
+  }
+  while (i < n && IsPlain(static_cast<unsigned char>(s[i]))) ++i;
+  return i;
+}
+
 }  // namespace
 
 void AppendJsonString(std::string* out, std::string_view s) {
@@ -16,8 +38,7 @@ void AppendJsonString(std::string* out, std::string_view s) {
   out->push_back('"');
   for (size_t i = 0; i < s.size();) {
     // Runs of plain ASCII, the common case, are appended at once.
-    size_t run = i;
-    while (run < s.size() && IsPlain(static_cast<unsigned char>(s[run]))) ++run;
+    size_t run = i + PlainRun(s.data() + i, s.size() - i);
     if (run > i) {
       out->append(s.data() + i, run - i);
       i = run;
@@ -53,12 +74,33 @@ void AppendJsonString(std::string* out, std::string_view s) {
   out->push_back('"');
 }
 
-void AppendQuantity(std::string* out, Quantity q) {
-  if (q.NeedsFraction()) {
-    AppendJsonString(out, q.ToString());
-  } else {
-    out->append(q.ToString());
+size_t JsonPlainPrefix(std::string_view s) { return PlainRun(s.data(), s.size()); }
+
+void AppendQuantity(std::string* out, Quantity q) { out->append(QuantityJson(q)); }
+
+const std::string& QuantityJson(Quantity q) {
+  // Outputs repeat a few amounts many times, and formatting one takes
+  // 128-bit divisions: the last texts are remembered.
+  struct Cached {
+    Ticks ticks;
+    std::string text;
+    bool valid = false;
+  };
+  thread_local Cached cache[64];
+  const auto bits = static_cast<unsigned __int128>(q.ticks());
+  const uint64_t mixed = (static_cast<uint64_t>(bits) ^ static_cast<uint64_t>(bits >> 64)) * 0x9E3779B97F4A7C15ULL;
+  Cached& slot = cache[mixed >> 58];
+  if (!slot.valid || slot.ticks != q.ticks()) {
+    slot.text.clear();
+    if (q.NeedsFraction()) {
+      AppendJsonString(&slot.text, q.ToString());
+    } else {
+      slot.text = q.ToString();
+    }
+    slot.ticks = q.ticks();
+    slot.valid = true;
   }
+  return slot.text;
 }
 
 void FlatRecord::Key(std::string_view key) {

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "quantity.h"
+#include "text_ref.h"
 
 namespace rescfg {
 
@@ -19,6 +20,10 @@ enum class RecordStyle { kJson, kYaml };
 void AppendJsonString(std::string* out, std::string_view s);
 /// Appends a quantity per SPEC §1: a plain number, or a quoted fraction.
 void AppendQuantity(std::string* out, Quantity q);
+/// What AppendQuantity appends; valid until the next call on this thread.
+const std::string& QuantityJson(Quantity q);
+/// How many bytes at the start of `s` AppendJsonString copies unchanged.
+size_t JsonPlainPrefix(std::string_view s);
 
 class FlatRecord {
  public:
@@ -39,6 +44,7 @@ class FlatRecord {
     return v ? Add(key, std::string_view(*v)) : Null(key);
   }
   FlatRecord& Add(std::string_view key, const std::optional<Quantity>& v) { return v ? Add(key, *v) : Null(key); }
+  FlatRecord& Add(std::string_view key, TextRef v) { return v ? Add(key, *v) : Null(key); }
   void Close() {
     if (out_) out_->push_back('}');
     out_ = nullptr;

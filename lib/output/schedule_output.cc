@@ -1,6 +1,9 @@
 #include "output/schedule_output.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <memory>
 
 #include "output/flat_record.h"
 
@@ -132,34 +135,126 @@ std::string RenderDocument(const ScheduleReport& r, RecordStyle style) {
   return doc.Finish();
 }
 
-std::string RenderJsonLines(const ScheduleReport& r) {
-  // Room for every line up front: growing a buffer of hundreds of MB copies
-  // it and briefly holds both. Capacity never written costs no memory.
-  auto size = [](const std::optional<std::string>& s) { return s ? s->size() : 0; };
-  size_t estimate = 0;
-  for (const JobOutcome& j : r.jobs) {
-    estimate += 192 + size(j.id) + size(j.policy) + size(j.profile) + size(j.pool) + size(j.queue) +
-                size(j.reason) + size(j.message);
+/// Writes JobLine's bytes for common jobs straight into a local buffer, so
+/// a line costs one append instead of dozens.
+class JobLineWriter {
+ public:
+  /// False when the job's text might not fit; use JobLine then.
+  bool Fits(const JobOutcome& j) const {
+    size_t text = j.id->size() + j.policy->size() + j.profile->size() + j.pool->size() + j.queue->size() +
+                  j.reason->size() + j.message->size();
+    return 6 * text + 512 <= sizeof(buffer_);
   }
-  std::string out;
-  out.reserve(estimate);
-  for (const JobOutcome& j : r.jobs) {
-    {
-      FlatRecord rec(&out, RecordStyle::kJson);
-      JobLine(rec, j);
+  /// Appends the line (with its newline) to `out`.
+  void Write(const JobOutcome& j, std::string* out) {
+    p_ = buffer_;
+    Raw("{\"job\": ");
+    Text(j.id);
+    if (!j.id) {
+      Raw(", \"entry\": ");
+      p_ = std::to_chars(p_, buffer_ + sizeof(buffer_), j.entry).ptr;
     }
-    out.push_back('\n');
+    Raw(", \"status\": \"");
+    Raw(JobStatusName(j.status));
+    Raw("\", \"policy\": ");
+    Text(j.policy);
+    Raw(", \"profile\": ");
+    Text(j.profile);
+    Raw(", \"pool\": ");
+    Text(j.pool);
+    Raw(", \"queue\": ");
+    Text(j.queue);
+    Raw(", \"resources\": ");
+    if (j.resources) {
+      Raw(QuantityJson(*j.resources));
+    } else {
+      Raw("null");
+    }
+    Raw(", \"reason\": ");
+    Text(j.reason);
+    Raw(", \"message\": ");
+    Text(j.message);
+    Raw("}\n");
+    out->append(buffer_, static_cast<size_t>(p_ - buffer_));
   }
+
+ private:
+  void Raw(std::string_view s) {
+    std::memcpy(p_, s.data(), s.size());
+    p_ += s.size();
+  }
+  void Text(TextRef t) {
+    if (!t) return Raw("null");
+    std::string_view s = *t;
+    if (JsonPlainPrefix(s) == s.size()) {
+      *p_++ = '"';
+      Raw(s);
+      *p_++ = '"';
+      return;
+    }
+    escaped_.clear();
+    AppendJsonString(&escaped_, s);
+    Raw(escaped_);
+  }
+  char buffer_[16384];
+  char* p_ = buffer_;
+  std::string escaped_;
+};
+
+/// Renders the lines into `out`; with a sink, passes them on whenever
+/// about a megabyte is ready (and `out` ends empty).
+bool RenderJsonLines(const ScheduleReport& r, std::string* out,
+                     const std::function<bool(std::string_view)>* sink) {
+  constexpr size_t kPiece = size_t(1) << 20;
+  if (sink) {
+    out->reserve(kPiece + 64 * 1024);
+  } else {
+    // Room for every line up front: growing a buffer of hundreds of MB
+    // copies it and briefly holds both. Capacity never written costs no memory.
+    auto size = [](TextRef s) { return s->size(); };
+    size_t estimate = 0;
+    for (const JobOutcome& j : r.jobs) {
+      estimate += 192 + size(j.id) + size(j.policy) + size(j.profile) + size(j.pool) + size(j.queue) +
+                  size(j.reason) + size(j.message);
+    }
+    out->reserve(estimate);
+  }
+  auto writer = std::make_unique<JobLineWriter>();
+  for (const JobOutcome& j : r.jobs) {
+    if (writer->Fits(j)) {
+      writer->Write(j, out);
+    } else {
+      {
+        FlatRecord rec(out, RecordStyle::kJson);
+        JobLine(rec, j);
+      }
+      out->push_back('\n');
+    }
+    if (sink && out->size() >= kPiece) {
+      if (!(*sink)(*out)) return false;
+      out->clear();
+    }
+  }
+  if (sink && !out->empty()) {
+    if (!(*sink)(*out)) return false;
+    out->clear();
+  }
+  return true;
+}
+
+std::string RenderJsonLines(const ScheduleReport& r) {
+  std::string out;
+  RenderJsonLines(r, &out, nullptr);
   return out;
 }
 
 /// Plain columns for people: every job, then the pools.
 std::string RenderTable(const ScheduleReport& r) {
-  auto text = [](const std::optional<std::string>& s) { return s ? *s : std::string("-"); };
+  auto text = [](TextRef s) { return s.value_or("-"); };
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"JOB", "STATUS", "POLICY", "PROFILE", "POOL", "RESOURCES", "REASON"});
   auto add_job = [&](const JobOutcome& j) {
-    rows.push_back({j.id ? *j.id : "#" + std::to_string(j.entry), JobStatusName(j.status), text(j.policy),
+    rows.push_back({j.id ? std::string(*j.id) : "#" + std::to_string(j.entry), JobStatusName(j.status), text(j.policy),
                     text(j.profile), text(j.pool), j.resources ? j.resources->ToString() : "-", text(j.reason)});
   };
   for (const JobOutcome& j : r.jobs) {
@@ -208,6 +303,15 @@ std::string RenderSchedule(const ScheduleReport& report, ScheduleFormat format) 
     case ScheduleFormat::kYaml: break;
   }
   return RenderDocument(report, RecordStyle::kYaml);
+}
+
+bool RenderSchedule(const ScheduleReport& report, ScheduleFormat format,
+                    const std::function<bool(std::string_view)>& sink) {
+  if (format == ScheduleFormat::kJsonLines) {
+    std::string piece;
+    return RenderJsonLines(report, &piece, &sink);
+  }
+  return sink(RenderSchedule(report, format));
 }
 
 }  // namespace rescfg

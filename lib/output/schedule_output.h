@@ -1,7 +1,9 @@
 #pragma once
 /// Rendering a ScheduleReport (SPEC §5): yaml, json, jsonl, table.
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "schedule/report.h"
 
@@ -11,5 +13,11 @@ enum class ScheduleFormat { kYaml, kJson, kJsonLines, kTable };
 
 /// The whole output as text; byte-identical for the same report.
 std::string RenderSchedule(const ScheduleReport& report, ScheduleFormat format);
+
+/// The same text in consecutive pieces passed to `sink` (JSON Lines in
+/// pieces of about a megabyte, so a large output is never held whole).
+/// Stops and returns false as soon as the sink does.
+bool RenderSchedule(const ScheduleReport& report, ScheduleFormat format,
+                    const std::function<bool(std::string_view)>& sink);
 
 }  // namespace rescfg

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace rescfg {
 
@@ -108,6 +109,61 @@ std::vector<uint32_t> JobQueue::Undecided() const {
   std::vector<uint32_t> out;
   for (const NeedGroup& g : groups_) out.insert(out.end(), g.jobs.begin() + static_cast<long>(g.next), g.jobs.end());
   return out;
+}
+
+std::vector<uint32_t> QueueOrder(const std::vector<QueuedJob>& queued) {
+  const uint32_t n = static_cast<uint32_t>(queued.size());
+  std::vector<uint32_t> order(n, UINT32_MAX);
+  bool rank = true;
+  for (uint32_t i = 0; i < n && rank; ++i) {
+    uint32_t r = queued[i].queue_order;
+    rank = r < n && order[r] == UINT32_MAX;
+    if (rank) order[r] = i;
+  }
+  if (rank) return order;
+  for (uint32_t i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return queued[a].queue_order < queued[b].queue_order; });
+  return order;
+}
+
+std::vector<JobQueue> SplitIntoQueues(const std::vector<QueuedJob>& queued, const std::vector<bool>& strict_fifo,
+                                      const std::function<bool(const QueuedJob&)>& schedulable,
+                                      std::vector<uint32_t>* unschedulable) {
+  // Which queue each job joins, in file order (reads `queued` in sequence);
+  // then each queue's list in queue order, reserved to its size.
+  std::unordered_map<uint64_t, uint32_t> index;
+  std::vector<std::pair<uint32_t, uint32_t>> keys;
+  std::vector<uint32_t> queue_of(queued.size(), UINT32_MAX), sizes;
+  for (uint32_t job = 0; job < queued.size(); ++job) {
+    const QueuedJob& j = queued[job];
+    if (!schedulable(j)) continue;
+    auto [it, added] = index.emplace((uint64_t(j.policy) << 32) | j.profile, static_cast<uint32_t>(keys.size()));
+    if (added) {
+      keys.push_back({j.policy, j.profile});
+      sizes.push_back(0);
+    }
+    queue_of[job] = it->second;
+    ++sizes[it->second];
+  }
+  std::vector<std::vector<uint32_t>> jobs(keys.size());
+  for (size_t q = 0; q < jobs.size(); ++q) jobs[q].reserve(sizes[q]);
+  for (uint32_t job : QueueOrder(queued)) {
+    if (queue_of[job] == UINT32_MAX) {
+      unschedulable->push_back(job);
+    } else {
+      jobs[queue_of[job]].push_back(job);
+    }
+  }
+  std::vector<uint32_t> by_key(keys.size());
+  for (uint32_t q = 0; q < by_key.size(); ++q) by_key[q] = q;
+  std::sort(by_key.begin(), by_key.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+  std::vector<JobQueue> queues;
+  queues.reserve(keys.size());
+  for (uint32_t q : by_key) {
+    queues.emplace_back(keys[q].first, keys[q].second, strict_fifo[keys[q].second], std::move(jobs[q]), queued);
+  }
+  return queues;
 }
 
 }  // namespace rescfg

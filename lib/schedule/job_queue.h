@@ -8,6 +8,7 @@
 /// of SPEC §4 are summarised without walking the whole queue.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -67,5 +68,16 @@ class JobQueue {
   // BestEffortFIFO
   std::vector<NeedGroup> groups_;  ///< ascending need
 };
+
+/// Indexes of `queued` in queue order. queue_order is normally a rank (a
+/// permutation of 0..n-1), inverted in one pass; anything else is sorted.
+std::vector<uint32_t> QueueOrder(const std::vector<QueuedJob>& queued);
+
+/// The (policy, profile) queues of the jobs `schedulable` accepts, ordered
+/// by (policy, profile), each in queue order; the others go to
+/// `unschedulable`, in queue order. `strict_fifo`: per profile.
+std::vector<JobQueue> SplitIntoQueues(const std::vector<QueuedJob>& queued, const std::vector<bool>& strict_fifo,
+                                      const std::function<bool(const QueuedJob&)>& schedulable,
+                                      std::vector<uint32_t>* unschedulable);
 
 }  // namespace rescfg

@@ -353,26 +353,12 @@ SchedulingResult RunSchedulingPass(const SchedulingInput& input, PassStats* stat
   }
 
   // Split schedulable jobs into (policy, profile) queues, in queue order.
-  std::vector<uint32_t> order(input.queued.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return input.queued[a].queue_order < input.queued[b].queue_order;
-  });
   std::vector<uint32_t> unschedulable;
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> by_queue;
-  for (uint32_t job : order) {
-    const QueuedJob& j = input.queued[job];
-    if (j.need > ctx.largest_linked_pool[j.profile] || j.need > ctx.limit[j.policy]) {
-      unschedulable.push_back(job);
-    } else {
-      by_queue[{j.policy, j.profile}].push_back(job);
-    }
-  }
-  std::vector<JobQueue> queues;
-  for (auto& [key, jobs] : by_queue) {
-    ctx.queues_of_policy[key.first].push_back(static_cast<uint32_t>(queues.size()));
-    queues.emplace_back(key.first, key.second, ctx.strict_fifo[key.second], std::move(jobs), input.queued);
-  }
+  std::vector<JobQueue> queues = SplitIntoQueues(
+      input.queued, ctx.strict_fifo,
+      [&](const QueuedJob& j) { return j.need <= ctx.largest_linked_pool[j.profile] && j.need <= ctx.limit[j.policy]; },
+      &unschedulable);
+  for (uint32_t q = 0; q < queues.size(); ++q) ctx.queues_of_policy[queues[q].policy()].push_back(q);
 
   SchedulingResult result;
   ReservationBook book(ctx, queues, input.queued, state);

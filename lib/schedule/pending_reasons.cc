@@ -102,27 +102,52 @@ void ExplainPending(const ScheduleContext& ctx, const PassState& state, Reservat
                     const std::vector<uint32_t>& unschedulable, bool enabled, SchedulingResult* result) {
   Explainer explain(ctx, state, book, result);
   std::vector<PendingJob>& pending = result->pending;
+  pending.reserve(pending.size() + queued.size());
   for (uint32_t job : unschedulable) {
     pending.push_back(enabled ? explain.Unschedulable(queued[job], job) : explain.Disabled(job));
   }
   for (const JobQueue& queue : queues) {
+    // A StrictFIFO queue's undecided jobs come in queue order, as its head
+    // must; for the other queues the order of judging does not matter.
     std::vector<uint32_t> waiting = queue.Undecided();
-    std::sort(waiting.begin(), waiting.end(),
-              [&](uint32_t a, uint32_t b) { return queued[a].queue_order < queued[b].queue_order; });
-    for (size_t i = 0; i < waiting.size(); ++i) {
-      uint32_t job = waiting[i];
-      if (!enabled) {
-        pending.push_back(explain.Disabled(job));
-      } else if (queue.strict_fifo() && i > 0) {
-        pending.push_back(explain.FifoBlocked(job, waiting[0], queue));
-      } else {
-        pending.push_back(explain.Waiting(queued[job], job));
+    if (waiting.empty()) continue;
+    if (!enabled) {
+      for (uint32_t job : waiting) pending.push_back(explain.Disabled(job));
+      continue;
+    }
+    if (queue.strict_fifo()) {
+      pending.push_back(explain.Waiting(queued[waiting[0]], waiting[0]));
+      if (waiting.size() == 1) continue;
+      // Everyone behind the head shares one message.
+      PendingJob blocked = explain.FifoBlocked(waiting[0], waiting[0], queue);
+      for (size_t i = 1; i < waiting.size(); ++i) {
+        blocked.job = waiting[i];
+        pending.push_back(blocked);
       }
+      continue;
+    }
+    // Jobs of equal need wait for the same reason (they come grouped by need).
+    std::optional<Quantity> need;
+    PendingJob last;
+    for (uint32_t job : waiting) {
+      if (!need || *need != queued[job].need) {
+        last = explain.Waiting(queued[job], job);
+        need = queued[job].need;
+      }
+      last.job = job;
+      pending.push_back(last);
     }
   }
-  std::sort(pending.begin(), pending.end(), [&](const PendingJob& a, const PendingJob& b) {
-    return queued[a.job].queue_order < queued[b.job].queue_order;
-  });
+  // Into queue order by rank, without comparisons.
+  const std::vector<uint32_t> order = QueueOrder(queued);
+  std::vector<uint32_t> at(queued.size(), UINT32_MAX);  // per job: its index in pending
+  for (uint32_t i = 0; i < pending.size(); ++i) at[pending[i].job] = i;
+  std::vector<PendingJob> sorted;
+  sorted.reserve(pending.size());
+  for (uint32_t job : order) {
+    if (at[job] != UINT32_MAX) sorted.push_back(pending[at[job]]);
+  }
+  pending.swap(sorted);
 }
 
 }  // namespace rescfg

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "jobs/resolve.h"
+#include "text_ref.h"
 #include "schedule/problem.h"
 
 namespace rescfg {
@@ -39,31 +40,42 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
   ScheduleReport report;
   report.enabled = config.enabled;
   report.jobs = std::move(resolved.outcomes);
+  report.text = std::move(resolved.text);
+  const ConfigNames& names = resolved.names;
+  report.assignments.reserve(result.placements.size());
   for (const Placement& placement : result.placements) {
     size_t index = resolved.queued_outcome[placement.job];
     JobOutcome& out = report.jobs[index];
-    const Pool& pool = config.pools[placement.pool];
-    const Profile& profile = config.profiles[resolved.input.queued[placement.job].profile];
+    const auto& links = names.links[resolved.input.queued[placement.job].profile];
     out.status = JobStatus::kAssigned;
-    out.pool = pool.name;
-    out.queue = pool.queue;
-    out.link = placement.link < profile.links.size() ? profile.links[placement.link].name : "";
+    out.pool = names.pools[placement.pool];
+    out.queue = names.queues[placement.pool];
+    out.link = placement.link < links.size() ? TextRef(links[placement.link]) : TextRef("");
     out.message.reset();
     report.assignments.push_back(index);
   }
+  // Pending messages are shared: each distinct one is stored once.
+  std::vector<std::string_view> messages;
+  messages.reserve(result.messages.size());
+  for (const std::string& m : result.messages) messages.push_back(report.text.Keep(m));
+  report.pending.reserve(result.pending.size());
   for (const PendingJob& pending : result.pending) {
     size_t index = resolved.queued_outcome[pending.job];
     JobOutcome& out = report.jobs[index];
     out.status = JobStatus::kPending;
     out.reason = PendingReasonName(pending.reason);
-    std::string message = result.messages[pending.message];
-    if (pending.blocked_by) {
-      const auto& blocker = report.jobs[resolved.queued_outcome[*pending.blocked_by]];
-      message += " (" + blocker.id.value_or("?") + ")";
+    if (!pending.blocked_by && !out.message) {
+      out.message = messages[pending.message];
+    } else {
+      std::string message(messages[pending.message]);
+      if (pending.blocked_by) {
+        const auto& blocker = report.jobs[resolved.queued_outcome[*pending.blocked_by]];
+        message += " (" + blocker.id.value_or("?") + ")";
+      }
+      // A fallback note from need resolution stays visible after the reason.
+      if (out.message) message += "; " + std::string(*out.message);
+      out.message = report.text.Keep(message);
     }
-    // A fallback note from need resolution stays visible after the reason.
-    if (out.message) message += "; " + *out.message;
-    out.message = std::move(message);
     report.pending.push_back(index);
   }
   for (size_t i = 0; i < report.jobs.size(); ++i) {
@@ -83,9 +95,10 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
     if (job.status != JobStatus::kRunning) continue;
     auto it = overfull.find(*job.pool);
     if (it == overfull.end()) continue;
-    std::string note = "pool '" + *job.pool + "' is over-full: " + result.pool_in_use[it->second].ToString() +
-                       " in use of " + config.pools[it->second].resources.ToString();
-    job.message = job.message ? *job.message + "; " + note : note;
+    std::string note = "pool '" + std::string(*job.pool) + "' is over-full: " +
+                       result.pool_in_use[it->second].ToString() + " in use of " +
+                       config.pools[it->second].resources.ToString();
+    job.message = report.text.Keep(job.message ? std::string(*job.message) + "; " + note : note);
   }
   for (size_t p = 0; p < config.policies.size(); ++p) {
     const Policy& policy = config.policies[p];
@@ -100,9 +113,11 @@ ScheduleReport BuildSchedule(const Config& config, const std::vector<JobEntry>& 
   return BuildFromResolved(config, ResolveJobs(config, entries));
 }
 
-ScheduleReport BuildSchedule(const Config& config, std::vector<JobEntry>&& entries) {
-  ResolvedJobs resolved = ResolveJobs(config, entries);
-  std::vector<JobEntry>().swap(entries);  // not needed past resolution: free before the pass
+ScheduleReport BuildSchedule(const Config& config, LoadedJobs&& jobs) {
+  ResolvedJobs resolved = ResolveJobs(config, jobs.entries);
+  // Not needed past resolution: free before the pass.
+  std::vector<JobEntry>().swap(jobs.entries);
+  jobs.text.reset();
   return BuildFromResolved(config, std::move(resolved));
 }
 

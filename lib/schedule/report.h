@@ -2,6 +2,7 @@
 /// The result of `rescfg schedule` (SPEC §5) for every input entry: what the
 /// output formats, `status` and `diff --jobs` all read.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,24 +11,28 @@
 #include "config/model.h"
 #include "jobs/job.h"
 #include "quantity.h"
+#include "text_arena.h"
+#include "text_ref.h"
 
 namespace rescfg {
 
-enum class JobStatus { kAssigned, kPending, kRejected, kRunning };
+enum class JobStatus : uint8_t { kAssigned, kPending, kRejected, kRunning };
 const char* JobStatusName(JobStatus s);
 
 /// One input entry's outcome. Fields follow the JSONL object of SPEC §5.
+/// Text views the report's arena (names and messages are stored once and
+/// shared) or static text: an outcome is valid while its report lives.
 struct JobOutcome {
-  size_t entry = 0;                    ///< 1-based entry number
-  std::optional<std::string> id;       ///< null for an entry with no usable id
+  TextRef id;                         ///< null for an entry with no usable id
+  TextRef policy, profile;            ///< resolved names, or as given when rejected
+  TextRef pool, queue;                ///< assigned and running
+  TextRef link;                       ///< assigned: the link's name ("" if unnamed)
+  TextRef reason;                     ///< pending and rejected (static text)
+  TextRef message;                    ///< pending, rejected, running with a warning
+  std::optional<Quantity> resources;  ///< need (assigned, pending) or holding (running)
+  std::string_view need_source;       ///< "allotment" | "parameter" | "fallback" | "holding" (static text)
+  uint32_t entry = 0;                 ///< 1-based entry number
   JobStatus status = JobStatus::kPending;
-  std::optional<std::string> policy, profile;  ///< resolved names, or as given when rejected
-  std::optional<std::string> pool, queue;      ///< assigned and running
-  std::optional<std::string> link;             ///< assigned: the link's name ("" if unnamed)
-  std::optional<Quantity> resources;           ///< need (assigned, pending) or holding (running)
-  std::string_view need_source;                ///< "allotment" | "parameter" | "fallback" | "holding" (static text)
-  std::optional<std::string> reason;           ///< pending and rejected
-  std::optional<std::string> message;          ///< pending, rejected, running with a warning
 };
 
 struct PoolSummary {
@@ -43,6 +48,7 @@ struct PolicySummary {
 };
 
 struct ScheduleReport {
+  TextArena text;                      ///< what the jobs' text views
   bool enabled = true;
   std::vector<JobOutcome> jobs;        ///< every entry, in input order
   std::vector<size_t> assignments;     ///< indexes into jobs, in placement order
@@ -56,8 +62,9 @@ struct ScheduleReport {
 /// Resolves the entries against `config` (defaults applied, valid), runs the
 /// scheduling pass and assembles the report. Pure: no I/O.
 ScheduleReport BuildSchedule(const Config& config, const std::vector<JobEntry>& entries);
-/// The same, freeing `entries` as soon as they are resolved (lower peak memory).
-ScheduleReport BuildSchedule(const Config& config, std::vector<JobEntry>&& entries);
+/// The same, freeing the entries and their text as soon as they are
+/// resolved (lower peak memory).
+ScheduleReport BuildSchedule(const Config& config, LoadedJobs&& jobs);
 
 /// The dynamic-parameter paths the jobs loader should extract for `config`.
 std::vector<std::string> DynamicParameterPaths(const Config& config);

@@ -54,39 +54,69 @@ bool SyncDirectory(const std::string& dir, std::string* error) {
   return ok;
 }
 
-bool WriteFileAtomically(const std::string& path, std::string_view content, std::string* error) {
+AtomicFileWriter::~AtomicFileWriter() { Abort(); }
+
+void AtomicFileWriter::Abort() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+  fd_ = -1;
+  temp_.clear();
+}
+
+bool AtomicFileWriter::Open(const std::string& path, std::string* error) {
   static std::atomic<unsigned> counter{0};
-  const std::string dir = DirectoryOf(path);
-  const std::string temp = dir + "/." + BaseName(path) + ".tmp-" + std::to_string(::getpid()) +
-                           "-" + std::to_string(counter++);
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd < 0) {
+  Abort();
+  path_ = path;
+  const std::string temp = DirectoryOf(path) + "/." + BaseName(path) + ".tmp-" + std::to_string(::getpid()) + "-" +
+                           std::to_string(counter++);
+  fd_ = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd_ < 0) {
     *error = Describe("create a temporary file", temp);
     return false;
   }
+  temp_ = temp;
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::fchmod(fd, st.st_mode & 07777);
-  bool ok = WriteAll(fd, content);
-  if (!ok) *error = Describe("write", temp);
-  if (ok && ::fsync(fd) != 0) {
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::fchmod(fd_, st.st_mode & 07777);
+  return true;
+}
+
+bool AtomicFileWriter::Write(std::string_view data, std::string* error) {
+  if (fd_ < 0) return false;
+  if (WriteAll(fd_, data)) return true;
+  *error = Describe("write", temp_);
+  Abort();
+  return false;
+}
+
+bool AtomicFileWriter::Commit(std::string* error) {
+  if (fd_ < 0) return false;
+  bool ok = true;
+  if (::fsync(fd_) != 0) {
     ok = false;
-    *error = Describe("sync", temp);
+    *error = Describe("sync", temp_);
   }
-  if (::close(fd) != 0 && ok) {
+  if (::close(fd_) != 0 && ok) {
     ok = false;
-    *error = Describe("close", temp);
+    *error = Describe("close", temp_);
   }
+  fd_ = -1;
   CrashPoint();  // the temporary file is complete, the target not yet replaced
-  if (ok && ::rename(temp.c_str(), path.c_str()) != 0) {
+  if (ok && ::rename(temp_.c_str(), path_.c_str()) != 0) {
     ok = false;
-    *error = Describe("replace", path);
+    *error = Describe("replace", path_);
   }
   if (!ok) {
-    ::unlink(temp.c_str());
+    Abort();
     return false;
   }
+  temp_.clear();
   CrashPoint();  // renamed, directory not yet synced
-  return SyncDirectory(dir, error);
+  return SyncDirectory(DirectoryOf(path_), error);
+}
+
+bool WriteFileAtomically(const std::string& path, std::string_view content, std::string* error) {
+  AtomicFileWriter writer;
+  return writer.Open(path, error) && writer.Write(content, error) && writer.Commit(error);
 }
 
 bool AppendDurably(const std::string& path, std::string_view line, std::string* error) {

@@ -13,6 +13,27 @@ namespace rescfg {
 /// untouched, the temporary file is removed and `error` says why.
 bool WriteFileAtomically(const std::string& path, std::string_view content, std::string* error);
 
+/// WriteFileAtomically in steps, for content produced piece by piece (a
+/// large output need not be held whole). Until Commit succeeds `path` is
+/// untouched; a writer destroyed uncommitted removes its temporary file.
+class AtomicFileWriter {
+ public:
+  AtomicFileWriter() = default;
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+  bool Open(const std::string& path, std::string* error);
+  bool Write(std::string_view data, std::string* error);
+  /// fsyncs, renames over the path and fsyncs the directory.
+  bool Commit(std::string* error);
+
+ private:
+  void Abort();
+  std::string path_, temp_;
+  int fd_ = -1;
+};
+
 /// Appends `line` (which must end in '\n') with one write and fsyncs it.
 /// A crash can leave at most an incomplete last line, never a gap.
 bool AppendDurably(const std::string& path, std::string_view line, std::string* error);

@@ -18,5 +18,18 @@ expect 2 "$RESCFG" -q schedule -c "$EXAMPLE" -j broken.yaml -o result.jsonl
 [ "$(cat result.jsonl)" = "keep me" ] || fail "unusable input replaced the output file"
 ls result.jsonl.* 2>/dev/null && fail "a temporary file was left behind"
 
+# A FIFO (like /dev/null, not a regular file) is written to, not replaced.
+mkfifo pipe
+cat pipe > from_pipe.jsonl &
+reader=$!
+expect 0 "$RESCFG" -q schedule -c "$EXAMPLE" -j "$JOBS" -f jsonl -o pipe
+if [ -p pipe ]; then
+  wait "$reader"
+  cmp -s stdout.jsonl from_pipe.jsonl || fail "-o FIFO differs from standard output"
+else
+  fail "-o replaced a FIFO with a regular file"
+  kill "$reader" 2>/dev/null
+fi
+
 [ "$failures" -eq 0 ] && echo "schedule -o: all passed"
 exit "$failures"

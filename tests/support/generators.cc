@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "max_flow.h"
+#include "support/scenario_text.h"
 
 namespace rescfg::testing {
 namespace {
@@ -169,13 +170,13 @@ rc::Gen<Scenario> GenScenario() {
 
       JobEntry e;
       e.entry = static_cast<size_t>(k) + 1;
-      e.id = "job-" + std::to_string(k);
-      e.policy = c.policies[p].name;
-      e.profile = c.profiles[r].name;
-      if (c.profiles[r].dynamic_parameter) e.params.push_back({"runtime.gpus", job.need.ToString()});
+      e.id = Keep("job-" + std::to_string(k));
+      e.policy = Keep(c.policies[p].name);
+      e.profile = Keep(c.profiles[r].name);
+      if (c.profiles[r].dynamic_parameter) e.params.push_back({"runtime.gpus", Keep(job.need.ToString())});
       if (reordered) {
         std::string second = std::to_string(order[k]);
-        e.enqueued = "2026-11-29T10:00:" + std::string(2 - second.size(), '0') + second + "Z";
+        e.enqueued = Keep("2026-11-29T10:00:" + std::string(2 - second.size(), '0') + second + "Z");
       }
       s.entries.push_back(e);
     }
@@ -189,12 +190,12 @@ rc::Gen<Scenario> GenScenario() {
 
       JobEntry e;
       e.entry = s.entries.size() + 1;
-      e.id = "running-" + std::to_string(k);
+      e.id = Keep("running-" + std::to_string(k));
       e.state = "running";
-      e.pool = c.pools[h.pool].name;
-      e.policy = h.policy ? c.policies[*h.policy].name : "gone";
-      e.profile = c.profiles[0].name;
-      e.resources = h.amount.ToString();
+      e.pool = Keep(c.pools[h.pool].name);
+      e.policy = Keep(h.policy ? c.policies[*h.policy].name : "gone");
+      e.profile = Keep(c.profiles[0].name);
+      e.resources = Keep(h.amount.ToString());
       s.entries.push_back(e);
     }
     // A few entries that must be rejected, never lost.
@@ -205,11 +206,11 @@ rc::Gen<Scenario> GenScenario() {
       switch (*rc::gen::inRange(0, 4)) {
         case 0:  // a duplicate id (or, in an empty file, no id at all)
           if (!s.entries.empty()) e.id = s.entries[0].id;
-          e.policy = c.policies[0].name;
-          e.profile = c.policies[0].profiles[0].profile;
+          e.policy = Keep(c.policies[0].name);
+          e.profile = Keep(c.policies[0].profiles[0].profile);
           break;
-        case 1: e.id = "orphan"; e.policy = "nobody"; e.profile = c.profiles[0].name; break;
-        case 2: e.policy = c.policies[0].name; break;
+        case 1: e.id = "orphan"; e.policy = "nobody"; e.profile = Keep(c.profiles[0].name); break;
+        case 2: e.policy = Keep(c.policies[0].name); break;
         default: e.invalid = "not a JSON object"; break;
       }
       s.entries.push_back(e);

@@ -17,12 +17,17 @@ Config ConfigFromYaml(const std::string& yaml) {
   return *loaded.config;
 }
 
+TextRef Keep(const std::string& text) {
+  static TextArena* arena = new TextArena();  // never freed: entries may view it to the end
+  return arena->Keep(text);
+}
+
 JobEntry Queued(const std::string& id, const std::string& policy, const std::string& profile, const std::string& gpus) {
   JobEntry e;
-  e.id = id;
-  e.policy = policy;
-  e.profile = profile;
-  if (!gpus.empty()) e.params.push_back({"runtime.gpus", gpus});
+  e.id = Keep(id);
+  e.policy = Keep(policy);
+  e.profile = Keep(profile);
+  if (!gpus.empty()) e.params.push_back({"runtime.gpus", Keep(gpus)});
   return e;
 }
 
@@ -30,15 +35,16 @@ JobEntry Running(const std::string& id, const std::string& policy, const std::st
                  const std::string& pool, const std::string& resources) {
   JobEntry e = Queued(id, policy, profile);
   e.state = "running";
-  e.pool = pool;
-  if (!resources.empty()) e.resources = resources;
+  e.pool = Keep(pool);
+  if (!resources.empty()) e.resources = Keep(resources);
   return e;
 }
 
 std::vector<std::string> Summarise(const ScheduleReport& report) {
   std::vector<std::string> out;
   for (const auto& j : report.jobs) {
-    std::string detail = j.status == JobStatus::kAssigned || j.status == JobStatus::kRunning ? *j.pool : j.reason.value_or("");
+    std::string detail = j.status == JobStatus::kAssigned || j.status == JobStatus::kRunning ? std::string(*j.pool)
+                                                                                             : j.reason.value_or("");
     out.push_back(j.id.value_or("#" + std::to_string(j.entry)) + ":" + JobStatusName(j.status) + ":" + detail);
   }
   return out;

@@ -13,6 +13,9 @@ namespace rescfg::testing {
 /// Parses a configuration and applies defaults; fails the test on errors.
 Config ConfigFromYaml(const std::string& yaml);
 
+/// A copy of `text` that lives until the tests end, for JobEntry fields.
+TextRef Keep(const std::string& text);
+
 /// A queued job entry: id, policy, profile and optionally a runtime.gpus value.
 JobEntry Queued(const std::string& id, const std::string& policy, const std::string& profile,
                 const std::string& gpus = "");
