@@ -73,6 +73,26 @@ TEST(BipartiteFlow, AnEdgeCapStandsForASplitGroup) {
   EXPECT_EQ(flow.Augment(), 5);
 }
 
+TEST(BipartiteFlow, LoweringALeftCapacityOverACappedEdgeReopensIt) {
+  // Group 0 (need 2) reaches pools 0 and 1, at most 1 through pool 0;
+  // group 1 (need 1) reaches pool 1 only. Pool 0 holds 2, pool 1 holds 1.
+  // The first maximum sends group 0 through both pools and leaves group 1
+  // empty. Lowering group 0 to 1 cancels its flow into pool 0, and lowering
+  // pool 0 to 1 takes back the room that cancel gave it: no pool gained
+  // room, group 0 is saturated, yet group 1 -> pool 1 -> group 0 -> pool 0
+  // is an augmenting path (group 0's capped edge reopened).
+  Network n{2, 2, {{0, 1}, {1}}, {{1, kUncapped}, {kUncapped}}, {2, 1}, {2, 1}};
+  BipartiteFlow flow = Make(n);
+  flow.SetEdgeCap(flow.shape().LeftBegin(0), 1);
+  EXPECT_EQ(flow.Augment(), 2);
+  flow.SetLeftCap(0, 1);
+  flow.SetRightCap(0, 1);
+  n.left_cap[0] = 1;
+  n.right_cap[0] = 1;
+  EXPECT_EQ(Reference(n), 2);
+  EXPECT_EQ(flow.Augment(), 2);
+}
+
 RC_GTEST_PROP(BipartiteFlow, MatchesGeneralMaxFlow, ()) {
   Network n = *GenNetwork();
   BipartiteFlow flow = Make(n);
