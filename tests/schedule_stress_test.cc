@@ -311,5 +311,29 @@ RC_GTEST_PROP(ScheduleStress, BorrowersPlaceWhileOthersWait, ()) {
   AgreesWithReference(*GenShaped(shape));
 }
 
+RC_GTEST_PROP(ScheduleStress, LongRunsOfKeptAnswers, ()) {
+  // Many same-need jobs of policies without reservations over several
+  // shared pools, with exact fits: long chains of placements that keep the
+  // book's answers, each shrinking one pool that earlier flows may use.
+  Shape shape;
+  shape.pools_min = 2;
+  shape.pools_max = 4;
+  shape.policies_min = 4;
+  shape.policies_max = 10;
+  shape.profiles_max = 4;
+  shape.borrower_in_4 = 2;
+  shape.strict_in_4 = 2;
+  shape.jobs_min = 30;
+  shape.jobs_max = 50;
+  shape.holdings_max = 4;
+  shape.exact_fit = true;
+  shape.pool_sizes = {"2", "3", "4", "5", "6"};
+  shape.allotments = {"1/2", "1"};
+  shape.needs = {"1/2", "1", "1", "3/2", "2"};
+  shape.reserved = {"1/2", "1", "3/2", "2", "3"};
+  shape.held = {"1/2", "1"};
+  AgreesWithReference(*GenShaped(shape));
+}
+
 }  // namespace
 }  // namespace rescfg
