@@ -132,5 +132,59 @@ RC_GTEST_PROP(BipartiteFlow, RepairedFlowMatchesAFreshOne, ()) {
   RC_ASSERT(flow.Augment() == Reference(n));
 }
 
+RC_GTEST_PROP(BipartiteFlow, RepairsAfterChangesAnywhereAtFullSize, ()) {
+  // As above, but drawn at full size (rapidcheck scales inRange by it) with
+  // edge capacities on any node, and several changes between repairs: a
+  // lowered node capacity next to a capped edge, then its pools lowered back.
+  Network n = *rc::gen::resize(100, GenNetwork());
+  BipartiteFlow flow = Make(n);
+  for (int i = 0; i < n.left; ++i) {
+    for (size_t k = 0; k < n.edges[i].size(); ++k) {
+      if (*rc::gen::resize(100, rc::gen::inRange(0, 3)) == 0) {
+        n.edge_cap[i][k] = *rc::gen::resize(100, rc::gen::inRange<int>(0, 10));
+        flow.SetEdgeCap(flow.shape().LeftBegin(i) + static_cast<int>(k), n.edge_cap[i][k]);
+      }
+    }
+  }
+  RC_ASSERT(flow.Augment() == Reference(n));
+  const int rounds = *rc::gen::resize(100, rc::gen::inRange(1, 6));
+  for (int round = 0; round < rounds; ++round) {
+    const int changes = *rc::gen::resize(100, rc::gen::inRange(1, 4));
+    for (int c = 0; c < changes; ++c) {
+      const int kind = *rc::gen::resize(100, rc::gen::inRange(0, 4));
+      if (kind == 3 && n.left > 0) {
+        // Lower a node, then take back from each pool the room that the
+        // cancelled flow gave it, so no pool has more room than before.
+        int i = *rc::gen::resize(100, rc::gen::inRange(0, n.left));
+        std::vector<Ticks> room(n.right);
+        for (int j = 0; j < n.right; ++j) room[j] = n.right_cap[j] - flow.RightFlow(j);
+        n.left_cap[i] = *rc::gen::resize(100, rc::gen::inRange<int>(0, static_cast<int>(n.left_cap[i]) + 1));
+        flow.SetLeftCap(i, n.left_cap[i]);
+        for (int j = 0; j < n.right; ++j) {
+          if (n.right_cap[j] - flow.RightFlow(j) > room[j]) {
+            n.right_cap[j] = flow.RightFlow(j) + std::max<Ticks>(room[j], 0);
+            flow.SetRightCap(j, n.right_cap[j]);
+          }
+        }
+      } else if (kind == 0 && n.left > 0) {
+        int i = *rc::gen::resize(100, rc::gen::inRange(0, n.left));
+        n.left_cap[i] = *rc::gen::resize(100, rc::gen::inRange<int>(0, 20));
+        flow.SetLeftCap(i, n.left_cap[i]);
+      } else if (kind == 1 && n.left > 0) {
+        int i = *rc::gen::resize(100, rc::gen::inRange(0, n.left));
+        if (n.edges[i].empty()) continue;
+        int k = *rc::gen::resize(100, rc::gen::inRange(0, static_cast<int>(n.edges[i].size())));
+        n.edge_cap[i][k] = *rc::gen::resize(100, rc::gen::inRange<int>(0, 20));
+        flow.SetEdgeCap(flow.shape().LeftBegin(i) + k, n.edge_cap[i][k]);
+      } else {
+        int j = *rc::gen::resize(100, rc::gen::inRange(0, n.right));
+        n.right_cap[j] = *rc::gen::resize(100, rc::gen::inRange<int>(0, 25));
+        flow.SetRightCap(j, n.right_cap[j]);
+      }
+    }
+    RC_ASSERT(flow.Augment() == Reference(n));
+  }
+}
+
 }  // namespace
 }  // namespace rescfg
