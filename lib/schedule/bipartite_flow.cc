@@ -62,6 +62,10 @@ void BipartiteFlow::SetLeftCap(int i, Ticks cap) {
   Ticks excess = left_flow_[i] - cap;
   for (int e = shape_->left_begin_[i]; excess > 0 && e < shape_->left_begin_[i + 1]; ++e) {
     Ticks d = std::min(edge_flow_[e], excess);
+    // A capped edge regains room while the node ends up saturated: a path
+    // may now enter the node backwards from any pool it sends to and leave
+    // through that edge, starting at a node that is not a start.
+    if (d > 0 && edge_cap_[e] < kUncapped) all_starts_ = true;
     Cancel(e, d);
     excess -= d;
   }
