@@ -92,7 +92,7 @@ std::string Show(const LoadedJobs& jobs) {
     os << "finding " << f.code << " " << static_cast<int>(f.severity) << " " << f.file << " " << Show(f.mark)
        << " path=" << f.path << " message=" << f.message << " hint=" << f.hint << "\n";
   }
-  auto opt = [](const std::optional<std::string>& s) { return s ? "[" + *s + "]" : std::string("-"); };
+  auto opt = [](TextRef s) { return s ? "[" + std::string(*s) + "]" : std::string("-"); };
   for (const auto& e : jobs.entries) {
     os << "entry " << e.entry << " " << Show(e.mark) << " invalid=" << e.invalid << " id=" << opt(e.id)
        << " policy=" << opt(e.policy) << " profile=" << opt(e.profile) << " queue=" << opt(e.queue)

@@ -40,6 +40,11 @@ void BipartiteFlow::Cancel(int e, Ticks d) {
   right_flow_[shape_->edge_right_[e]] -= d;
   value_ -= d;
   NoteStart(shape_->edge_left_[e]);
+  // A capped edge below its cap is a new way forward out of its node: once
+  // that node is full again, a path may enter it backwards from a pool it
+  // sends to and leave through this edge, starting at a node that is not a
+  // start. (Uncapped edges always had room; SetEdgeCap leaves none.)
+  if (edge_cap_[e] < kUncapped && edge_flow_[e] < edge_cap_[e]) all_starts_ = true;
 }
 
 bool BipartiteFlow::RightRoomGrew() const {
@@ -62,10 +67,6 @@ void BipartiteFlow::SetLeftCap(int i, Ticks cap) {
   Ticks excess = left_flow_[i] - cap;
   for (int e = shape_->left_begin_[i]; excess > 0 && e < shape_->left_begin_[i + 1]; ++e) {
     Ticks d = std::min(edge_flow_[e], excess);
-    // A capped edge regains room while the node ends up saturated: a path
-    // may now enter the node backwards from any pool it sends to and leave
-    // through that edge, starting at a node that is not a start.
-    if (d > 0 && edge_cap_[e] < kUncapped) all_starts_ = true;
     Cancel(e, d);
     excess -= d;
   }
