@@ -19,13 +19,7 @@ namespace {
 using testing::GenScenario;
 using testing::Scenario;
 
-std::string Describe(const SchedulingResult& r) {
-  std::string out = "placements:";
-  for (const auto& p : r.placements) out += " " + std::to_string(p.job) + "->" + std::to_string(p.pool);
-  out += " pending:";
-  for (const auto& p : r.pending) out += " " + std::to_string(p.job) + ":" + PendingReasonName(p.reason);
-  return out;
-}
+using testing::Describe;
 
 RC_GTEST_PROP(ScheduleProperties, AgreesWithTheReferenceScheduler, ()) {
   Scenario s = *GenScenario();

@@ -28,20 +28,9 @@ namespace {
 
 using testing::Scenario;
 
-Quantity Q(const char* text) { return *ParseQuantity(text); }
-
-rc::Gen<Quantity> OneOf(std::vector<const char*> texts) {
-  return rc::gen::map(rc::gen::elementOf(texts), [](const char* t) { return Q(t); });
-}
-
-template <typename T>
-std::vector<T> Shuffled(std::vector<T> items) {
-  for (size_t i = items.size(); i > 1; --i) {
-    size_t j = *rc::gen::inRange<size_t>(0, i);
-    std::swap(items[i - 1], items[j]);
-  }
-  return items;
-}
+using testing::OneOf;
+using testing::Q;
+using testing::Shuffled;
 
 /// A value drawn at full size (rapidcheck scales inRange by the size).
 template <typename T>
@@ -190,13 +179,7 @@ rc::Gen<Scenario> GenShaped(Shape shape) {
   }));
 }
 
-std::string Describe(const SchedulingResult& r) {
-  std::string out = "placements:";
-  for (const auto& p : r.placements) out += " " + std::to_string(p.job) + "->" + std::to_string(p.pool);
-  out += " pending:";
-  for (const auto& p : r.pending) out += " " + std::to_string(p.job) + ":" + PendingReasonName(p.reason);
-  return out;
-}
+using testing::Describe;
 
 void AgreesWithReference(const Scenario& s) {
   PassStats stats;
@@ -355,11 +338,7 @@ void BookAgreesAlongPlacements(const Scenario& s) {
   const SchedulingInput input = s.Input();
   const Config& config = *input.config;
   ScheduleContext ctx(config);
-  PassState state{std::vector<Quantity>(ctx.pool_count), std::vector<Quantity>(ctx.policy_count)};
-  for (const Holding& h : input.holdings) {
-    state.held[h.pool] += h.amount;
-    if (h.policy) state.used[*h.policy] += h.amount;
-  }
+  PassState state = PassState::Initial(ctx, input.holdings);
   std::vector<uint32_t> order(input.queued.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(),

@@ -275,18 +275,22 @@ class Pass {
     }
     for (uint32_t x = 0; x < consulted_.size(); ++x) {
       auto& list = consulted_[x];
-      if (list.empty()) continue;
-      const bool all = x == pool || !book_.SameVerdictsForBystanders(x);
-      size_t kept_entries = 0;
+      // Current answers of policies taking part change anyway; the others'
+      // only where the book cannot vouch for the pool (asked only if any).
+      size_t bystanders = 0;
       for (const Consulted& c : list) {
         if (!Current(c)) continue;
-        if (all || slots_[c.slot].rule3_part) {
+        if (slots_[c.slot].rule3_part) {
           out.push_back(c.slot);
         } else {
-          list[kept_entries++] = c;
+          list[bystanders++] = c;
         }
       }
-      list.resize(kept_entries);
+      list.resize(bystanders);
+      if (!list.empty() && (x == pool || !book_.SameVerdictsForBystanders(x))) {
+        for (const Consulted& c : list) out.push_back(c.slot);
+        list.clear();
+      }
     }
     return out;
   }
@@ -346,11 +350,7 @@ class Pass {
 SchedulingResult RunSchedulingPass(const SchedulingInput& input, PassStats* stats) {
   const Config& config = *input.config;
   ScheduleContext ctx(config);
-  PassState state{std::vector<Quantity>(ctx.pool_count), std::vector<Quantity>(ctx.policy_count)};
-  for (const Holding& h : input.holdings) {
-    state.held[h.pool] += h.amount;
-    if (h.policy) state.used[*h.policy] += h.amount;
-  }
+  PassState state = PassState::Initial(ctx, input.holdings);
 
   // Split schedulable jobs into (policy, profile) queues, in queue order.
   std::vector<uint32_t> unschedulable;

@@ -5,12 +5,23 @@
 
 #include "quantity.h"
 #include "schedule/context.h"
+#include "schedule/problem.h"
 
 namespace rescfg {
 
 struct PassState {
   std::vector<Quantity> held;  ///< per pool: running + placed
   std::vector<Quantity> used;  ///< per policy: running + placed
+
+  /// The state before any placement: what running jobs hold.
+  static PassState Initial(const ScheduleContext& ctx, const std::vector<Holding>& holdings) {
+    PassState state{std::vector<Quantity>(ctx.pool_count), std::vector<Quantity>(ctx.policy_count)};
+    for (const Holding& h : holdings) {
+      state.held[h.pool] += h.amount;
+      if (h.policy) state.used[*h.policy] += h.amount;
+    }
+    return state;
+  }
 
   /// free(X) of SPEC §4: size minus holdings, never below 0.
   Quantity Free(const ScheduleContext& ctx, uint32_t pool) const {

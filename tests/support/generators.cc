@@ -6,7 +6,6 @@
 #include "support/scenario_text.h"
 
 namespace rescfg::testing {
-namespace {
 
 Quantity Q(const char* text) { return *ParseQuantity(text); }
 
@@ -14,14 +13,15 @@ rc::Gen<Quantity> OneOf(std::vector<const char*> texts) {
   return rc::gen::map(rc::gen::elementOf(texts), [](const char* t) { return Q(t); });
 }
 
-template <typename T>
-std::vector<T> Shuffled(std::vector<T> items) {
-  for (size_t i = items.size(); i > 1; --i) {
-    size_t j = *rc::gen::inRange<size_t>(0, i);
-    std::swap(items[i - 1], items[j]);
-  }
-  return items;
+std::string Describe(const SchedulingResult& r) {
+  std::string out = "placements:";
+  for (const auto& p : r.placements) out += " " + std::to_string(p.job) + "->" + std::to_string(p.pool);
+  out += " pending:";
+  for (const auto& p : r.pending) out += " " + std::to_string(p.job) + ":" + PendingReasonName(p.reason);
+  return out;
 }
+
+namespace {
 
 bool Reaches(const Profile& profile, const Pool& pool) {
   return profile.dynamic_parameter || profile.allotment <= pool.resources;

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "config/model.h"
@@ -33,5 +34,21 @@ rc::Gen<Scenario> GenScenario();
 /// Whether every policy's reservation can be honoured at once (Hall / max
 /// flow over the pools its profiles reach).
 bool ReservationsHonourable(const Config& config);
+
+/// An exact amount from its text ("1/7", "0.5").
+Quantity Q(const char* text);
+/// One of the amounts written in `texts`.
+rc::Gen<Quantity> OneOf(std::vector<const char*> texts);
+/// The items in an order drawn by rapidcheck.
+template <typename T>
+std::vector<T> Shuffled(std::vector<T> items) {
+  for (size_t i = items.size(); i > 1; --i) {
+    size_t j = *rc::gen::inRange<size_t>(0, i);
+    std::swap(items[i - 1], items[j]);
+  }
+  return items;
+}
+/// Placements and pending reasons, for failure messages.
+std::string Describe(const SchedulingResult& r);
 
 }  // namespace rescfg::testing
