@@ -23,7 +23,7 @@ ReservationBook::ReservationBook(const ScheduleContext& ctx, const std::vector<J
       need_(ctx.policy_count), reach_(ctx.policy_count),
       flow_into_(ctx.pool_count), largest_reach_(ctx.pool_count), group_of_(ctx.policy_count, -1),
       widest_reach_(ctx.pool_count), usage_(ctx.pool_count), without_epoch_(ctx.pool_count, UINT64_MAX),
-      previous_margin_(ctx.pool_count), without_(ctx.pool_count) {
+      previous_margin_(ctx.pool_count), without_(ctx.pool_count), excluded_index_(ctx.policy_count, -1) {
   for (uint32_t q = 0; q < ctx.policy_count; ++q) Refresh(q);
 }
 
@@ -73,7 +73,7 @@ bool ReservationBook::KeepsAnswersAfterPlacementIn(uint32_t pool) {
     // The kept flows must see the pool's new capacity (they fit: nothing is
     // cancelled); bounds on needs at this pool were found with more of it.
     full_flow_->SetRightCap(static_cast<int>(pool), free.ticks());
-    for (auto& [policy, excluded] : excluded_) excluded.flow.SetRightCap(static_cast<int>(pool), free.ticks());
+    for (size_t i = 0; i < excluded_used_; ++i) excluded_[i].flow->SetRightCap(static_cast<int>(pool), free.ticks());
     bounds_.erase(bounds_.lower_bound({pool, 0}), bounds_.upper_bound({pool, kAnyPolicy}));
     return true;
   }
@@ -273,16 +273,24 @@ BipartiteFlow& ReservationBook::Work(const BipartiteFlow& flow) const {
 }
 
 ReservationBook::Excluded& ReservationBook::ExcludedFlow(uint32_t policy) {
-  auto it = excluded_.find(policy);
-  if (it != excluded_.end()) return it->second;
+  if (excluded_index_[policy] >= 0) return excluded_[excluded_index_[policy]];
   ++stats_.repairs;
-  BipartiteFlow flow = *full_flow_;
+  if (excluded_used_ == excluded_.size()) excluded_.emplace_back();
+  excluded_index_[policy] = static_cast<int>(excluded_used_);
+  Excluded& ex = excluded_[excluded_used_++];
+  ex.policy = policy;
+  if (ex.flow) {
+    *ex.flow = *full_flow_;
+  } else {
+    ex.flow.emplace(*full_flow_);
+  }
+  ex.without.assign(ctx_.pool_count, std::nullopt);
+  BipartiteFlow& flow = *ex.flow;
   int g = group_of_[policy];
   flow.SetLeftCap(g, flow.LeftCap(g) - need_[policy].ticks());
   flow.Augment();
   Track(flow);
-  return excluded_.emplace(policy, Excluded{std::move(flow), std::vector<std::optional<Ticks>>(ctx_.pool_count)})
-      .first->second;
+  return ex;
 }
 
 bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantity need) {
@@ -315,8 +323,8 @@ bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantit
       without = FlowWithout(pool);
     } else {
       Excluded& ex = ExcludedFlow(policy);
-      before = ex.flow.value();
-      if (!ex.without[pool]) ex.without[pool] = WithoutPool(ex.flow, pool);
+      before = ex.flow->value();
+      if (!ex.without[pool]) ex.without[pool] = WithoutPool(*ex.flow, pool);
       without = *ex.without[pool];
     }
     return before == 0 || without + (free - need).ticks() >= before;
@@ -326,11 +334,11 @@ bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantit
   if (need >= bounds.refused) return false;
   Quantity before;
   if (takes_part) {
-    before = Quantity::FromTicks(ExcludedFlow(policy).flow.value());
+    before = Quantity::FromTicks(ExcludedFlow(policy).flow->value());
   } else {
     before = full_value_;
   }
-  const BipartiteFlow& base = takes_part ? ExcludedFlow(policy).flow : *full_flow_;
+  const BipartiteFlow& base = takes_part ? *ExcludedFlow(policy).flow : *full_flow_;
   bool ok = before.is_zero() ||
             FlowAfter(base, takes_part ? std::optional<uint32_t>(policy) : std::nullopt, pool, free - need) >= before.ticks();
   if (ok) {

@@ -43,7 +43,8 @@ class ReservationBook {
   void NewEpoch() {
     for (uint32_t x = 0; x < ctx_.pool_count; ++x) previous_margin_[x] = CurrentMargin(x);
     ++epoch_;
-    excluded_.clear();
+    for (size_t i = 0; i < excluded_used_; ++i) excluded_index_[excluded_[i].policy] = -1;
+    excluded_used_ = 0;
     bounds_.clear();
     full_epoch_ = UINT64_MAX;
     std::fill(usage_.begin(), usage_.end(), Quantity());
@@ -130,10 +131,16 @@ class ReservationBook {
 
   /// The flow of every policy but one, and per pool that flow without the pool.
   struct Excluded {
-    BipartiteFlow flow;
+    uint32_t policy = 0;
+    std::optional<BipartiteFlow> flow;
     std::vector<std::optional<Ticks>> without;
   };
-  std::map<uint32_t, Excluded> excluded_;
+  /// The first excluded_used_ entries belong to this epoch; the rest keep
+  /// their buffers for the next ones (a flow per policy and epoch otherwise
+  /// costs an allocation per vector).
+  std::vector<Excluded> excluded_;
+  size_t excluded_used_ = 0;
+  std::vector<int> excluded_index_;  ///< per policy: its entry in excluded_, or -1
   Excluded& ExcludedFlow(uint32_t policy);
   std::vector<std::vector<uint32_t>> members_;      ///< per left node of full_flow_: its policies
   std::vector<std::vector<uint32_t>> group_pools_;  ///< per left node: the pools it reaches, ascending
