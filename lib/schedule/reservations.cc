@@ -181,14 +181,19 @@ void ReservationBook::ComputeFullFlow() {
   std::fill(widest_reach_.begin(), widest_reach_.end(), Quantity());
   for (uint32_t x = 0; x < ctx_.pool_count; ++x) flow_into_[x] = Quantity::FromTicks(flow.RightFlow(static_cast<int>(x)));
   for (size_t g = 0; g < members_.size(); ++g) {
-    for (size_t i = 0; i < group_pools_[g].size(); ++i) {
-      uint32_t x = group_pools_[g][i];
-      bool flowing = flow.EdgeFlow(flow.shape().LeftBegin(static_cast<int>(g)) + static_cast<int>(i)) > 0;
-      for (uint32_t q : members_[g]) {
-        for (const Reach& r : reach_[q]) {
-          if (r.pool != x) continue;
-          if (flowing && r.smallest > largest_reach_[x]) largest_reach_[x] = r.smallest;
-          if (r.smallest > widest_reach_[x]) widest_reach_[x] = r.smallest;
+    const auto& pools = group_pools_[g];
+    const int first_edge = flow.shape().LeftBegin(static_cast<int>(g));
+    for (uint32_t q : members_[g]) {
+      // Both lists ascend by pool: walk them together.
+      size_t i = 0;
+      for (const Reach& r : reach_[q]) {
+        while (i < pools.size() && pools[i] < r.pool) ++i;
+        if (i == pools.size()) break;
+        if (pools[i] != r.pool) continue;
+        const uint32_t x = r.pool;
+        if (r.smallest > widest_reach_[x]) widest_reach_[x] = r.smallest;
+        if (r.smallest > largest_reach_[x] && flow.EdgeFlow(first_edge + static_cast<int>(i)) > 0) {
+          largest_reach_[x] = r.smallest;
         }
       }
     }
