@@ -331,7 +331,7 @@ RC_GTEST_PROP(ScheduleStress, LongRunsOfKeptAnswers, ()) {
 
 /// The reservation book on its own, along any sequence of placements (not
 /// only those the pass would make), told of each placement as the pass does
-/// (Refresh, then keep its answers or start a new epoch), asked rule 3 for
+/// (Placed: keep its answers or start a new epoch), asked rule 3 for
 /// random policies, pools and needs between placements, and compared with
 /// the reference's definition at every step.
 void BookAgreesAlongPlacements(const Scenario& s) {
@@ -404,11 +404,7 @@ void BookAgreesAlongPlacements(const Scenario& s) {
     ref.used[j.policy] += j.need;
     ref.decided[*job] = true;
     queue.Advance(slot);
-    if (book.Refresh(j.policy)) {
-      book.NewEpoch();
-    } else if (book.KeepsAnswersAfterPlacementIn(pool)) {
-      ++kept;
-    }
+    if (book.Placed(j.policy, pool)) ++kept;
   }
   RC_CLASSIFY(asked > 0, "asked");
   RC_CLASSIFY(refused > 0, "refused");

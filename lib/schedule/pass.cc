@@ -3,7 +3,7 @@
 /// Each queue offers a few candidate slots (its head, or the first job of
 /// each distinct need). Selection is lazy and best-first: a slot is either
 /// *clean* (its target and selection key are known for the current state)
-/// or *stale*, and one ordered set holds every slot that may have a target.
+/// or *stale*, and one heap holds every slot that may have a target.
 /// A clean slot is filed under its exact key; a stale one under a lower
 /// bound of it: the best execution rank among its linked pools that have
 /// room now (its target, if any, is one of them). The smallest entry is
@@ -13,11 +13,12 @@
 /// After a placement only the slots whose answer may have changed become
 /// stale again (no max flow, just the bound): those of the placing policy,
 /// those whose target was the pool just used, and those whose answer
-/// depended on the reservation rule (other policies' state). Everything
-/// else depended only on free capacity that can only shrink and on its own
-/// policy's usage; a stale bound stays a bound for the same reason. A slot
-/// over its policy's limit or without room in any linked pool is dropped
-/// until its own policy places again.
+/// depended on the reservation rule at a pool where the reservation book
+/// cannot vouch that the rule answers as before. Everything else depended
+/// only on free capacity that can only shrink and on its own policy's
+/// usage; a stale bound stays a bound for the same reason. A slot over its
+/// policy's limit or without room in any linked pool is dropped until its
+/// own policy places again. Ready slots are a binary heap (ReadySlots).
 
 #include <algorithm>
 #include <map>
@@ -169,12 +170,7 @@ class Pass {
       result->placements.push_back({job, target.pool, target.link});
       queue.Advance(slot.index);
       Quantity need_before = book_.Need(queue.policy());
-      bool kept = false;
-      if (book_.Refresh(queue.policy())) {
-        book_.NewEpoch();
-      } else {
-        kept = book_.KeepsAnswersAfterPlacementIn(target.pool);
-      }
+      bool kept = book_.Placed(queue.policy(), target.pool);
       ++iteration_;
       RestaleAfter(queue.policy(), target.pool, book_.Need(queue.policy()) > need_before, kept);
     }

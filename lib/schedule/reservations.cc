@@ -67,7 +67,21 @@ bool ReservationBook::Refresh(uint32_t q) {
   return changed;
 }
 
-bool ReservationBook::KeepsAnswersAfterPlacementIn(uint32_t pool) {
+void ReservationBook::NewEpoch() {
+  for (uint32_t x = 0; x < ctx_.pool_count; ++x) previous_margin_[x] = CurrentMargin(x);
+  ++epoch_;
+  for (size_t i = 0; i < excluded_used_; ++i) excluded_index_[excluded_[i].policy] = -1;
+  excluded_used_ = 0;
+  bounds_.clear();
+  full_epoch_ = UINT64_MAX;
+  std::fill(usage_.begin(), usage_.end(), Quantity());
+}
+
+bool ReservationBook::Placed(uint32_t policy, uint32_t pool) {
+  if (Refresh(policy)) {
+    NewEpoch();
+    return false;
+  }
   Quantity free = state_.Free(ctx_, pool);
   if (full_epoch_ == epoch_ && usage_[pool] <= free && widest_reach_[pool] <= free) {
     // The kept flows must see the pool's new capacity (they fit: nothing is

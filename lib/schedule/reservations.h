@@ -18,9 +18,7 @@
 
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <optional>
-#include <tuple>
 #include <vector>
 
 #include "quantity.h"
@@ -36,37 +34,33 @@ class ReservationBook {
   ReservationBook(const ScheduleContext& ctx, const std::vector<JobQueue>& queues,
                   const std::vector<QueuedJob>& queued, const PassState& state);
 
-  /// Recomputes q's outstanding reservation after its usage or queues
-  /// changed; returns whether its need or the pools it reaches changed.
-  bool Refresh(uint32_t policy);
-  /// The state changed: forget cached capacities.
-  void NewEpoch() {
-    for (uint32_t x = 0; x < ctx_.pool_count; ++x) previous_margin_[x] = CurrentMargin(x);
-    ++epoch_;
-    for (size_t i = 0; i < excluded_used_; ++i) excluded_index_[excluded_[i].policy] = -1;
-    excluded_used_ = 0;
-    bounds_.clear();
-    full_epoch_ = UINT64_MAX;
-    std::fill(usage_.begin(), usage_.end(), Quantity());
-  }
-  /// A job was just placed in `pool`, and no policy's need or reach changed.
-  /// Returns true when every rule 3 answer given since the last epoch still
-  /// holds: each was read from a maximum flow that used no more of the pool
+  /// A job of `policy` was just placed in `pool` (the state says so already).
+  /// Returns true when every rule 3 answer given before still holds except
+  /// those about `pool`: the placing policy's need and reach did not change,
+  /// each answer was read from a maximum flow that used no more of the pool
   /// than it has left (that flow is still valid, and still maximum since
-  /// capacities only fell), and nobody stopped reaching the pool. Only
-  /// answers about the pool itself can then change. Otherwise starts a new
-  /// epoch and returns false.
-  bool KeepsAnswersAfterPlacementIn(uint32_t pool);
+  /// capacities only fell), and nobody stopped reaching the pool. Otherwise
+  /// a new epoch starts: cached capacities are forgotten.
+  bool Placed(uint32_t policy, uint32_t pool);
 
   Quantity Need(uint32_t policy) const { return need_[policy]; }
+  Quantity TotalNeed() const { return total_need_; }
   /// Whether `policy` has an outstanding reservation it can use now, so
   /// that rule 3 asks about the others without it.
   bool TakesPart(uint32_t policy) {
     ComputeFullFlow();
     return group_of_[policy] >= 0;
   }
+  /// Whether q reaches `pool` when it has `free` capacity.
+  bool Reaches(uint32_t policy, uint32_t pool, Quantity free) const;
+
+  /// Rule 3: placing `need` for `policy` in `pool` leaves the reservation
+  /// capacity of all other policies no lower than before.
+  bool KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantity need);
+
   /// Whether, at `pool`, rule 3 answers every need of a policy that takes
-  /// no part exactly as in the previous epoch. Call right after NewEpoch().
+  /// no part exactly as before the last placement that started an epoch.
+  /// Call right after Placed() returned false.
   ///
   /// For such a policy, rule 3 at X holds exactly when s <= free(X) - m,
   /// where m = flow - (flow without X) is the least that any maximum flow
@@ -75,13 +69,6 @@ class ReservationBook {
   /// reaching X, and a larger s leaves X less than m. Same m and the same
   /// free(X) give the same answers for every need.
   bool SameVerdictsForBystanders(uint32_t pool);
-  Quantity TotalNeed() const { return total_need_; }
-  /// Whether q reaches `pool` when it has `free` capacity.
-  bool Reaches(uint32_t policy, uint32_t pool, Quantity free) const;
-
-  /// Rule 3: placing `need` for `policy` in `pool` leaves the reservation
-  /// capacity of all other policies no lower than before.
-  bool KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantity need);
 
   /// Other policies with outstanding reservations that reach `pool` now.
   std::vector<uint32_t> OthersReaching(uint32_t policy, uint32_t pool) const;
@@ -92,9 +79,44 @@ class ReservationBook {
 
  private:
   struct Reach { uint32_t pool; Quantity smallest; };
-  /// The max flow of all policies with an outstanding reservation, kept per
-  /// epoch for the cheap sufficient test of rule 3.
+  /// The flow of every policy but one, and per pool that flow without the pool.
+  struct Excluded {
+    uint32_t policy = 0;
+    std::optional<BipartiteFlow> flow;
+    std::vector<std::optional<Ticks>> without;
+  };
+  /// Rule 3 answers that needed a flow of their own, per (pool, excluded
+  /// policy). The answer is monotone in the job's need (taking more from a
+  /// pool never raises a capacity), so two bounds settle repeated questions.
+  /// A policy that reaches no pool takes no part in any flow: its questions
+  /// share the key kAnyPolicy.
+  struct Bounds { Quantity admitted, refused = Quantity::Max() + Quantity::Units(1); };
+  static constexpr uint32_t kAnyPolicy = UINT32_MAX;
+
+  /// Recomputes q's outstanding reservation after its usage or queues
+  /// changed; returns whether its need or the pools it reaches changed.
+  bool Refresh(uint32_t policy);
+  void NewEpoch();
+  /// The max flow of all policies with an outstanding reservation in this
+  /// epoch (repaired from the previous one when the groups are the same),
+  /// and what the cheap tests read from it.
   void ComputeFullFlow();
+  /// Records what a flow behind an answer sends through each pool.
+  void Track(const BipartiteFlow& flow) const;
+  /// The full flow without `pool` (one repair per pool and epoch).
+  Ticks FlowWithout(uint32_t pool);
+  /// m of SameVerdictsForBystanders in this epoch, if known and it alone decides.
+  std::optional<Ticks> CurrentMargin(uint32_t pool) const;
+  Excluded& ExcludedFlow(uint32_t policy);
+  /// Smallest need among q's protected jobs linked to `pool` (Max when none).
+  Quantity SmallestAt(uint32_t q, uint32_t pool) const;
+  /// Max flow of `before` (the network of every policy but `excluded`) once
+  /// `pool` has only `left` free: its capacity, and who still reaches it.
+  Ticks FlowAfter(const BipartiteFlow& before, std::optional<uint32_t> excluded, uint32_t pool, Quantity left) const;
+  /// Max flow of `flow` with `pool`'s capacity set to 0 (the flow is copied).
+  Ticks WithoutPool(const BipartiteFlow& flow, uint32_t pool) const;
+  /// A copy of `flow` to change, in buffers reused from question to question.
+  BipartiteFlow& Work(const BipartiteFlow& flow) const;
 
   const ScheduleContext& ctx_;
   const std::vector<JobQueue>& queues_;
@@ -107,60 +129,29 @@ class ReservationBook {
 
   uint64_t epoch_ = 0;
   uint64_t full_epoch_ = UINT64_MAX;
+  // The full flow of this epoch and what is read from it.
+  std::optional<BipartiteFlow> full_flow_;
+  bool groups_changed_ = true;            ///< someone's reach or taking part changed since full_flow_
+  std::vector<std::vector<uint32_t>> members_;      ///< per left node of full_flow_: its policies
+  std::vector<std::vector<uint32_t>> group_pools_;  ///< per left node: the pools it reaches, ascending
+  Quantity full_value_;                   ///< its value
   bool full_ = false;                     ///< every reachable outstanding reservation coverable at once
   std::vector<Quantity> flow_into_;       ///< per pool, in that full flow
   std::vector<Quantity> largest_reach_;   ///< per pool: largest smallest-need among flowing policies
-
-  Quantity full_value_;                   ///< that full flow's value
-  std::optional<BipartiteFlow> full_flow_;  ///< that flow itself, to repair for other questions
-  bool groups_changed_ = true;            ///< someone's reach or taking part changed since full_flow_
   std::vector<int> group_of_;             ///< per policy: its left node in full_flow_, or -1
   std::vector<Quantity> widest_reach_;    ///< per pool: largest smallest-need among policies reaching it
   /// Per pool: the most any flow behind an answer of this epoch sent through it.
   mutable std::vector<Quantity> usage_;
-  /// Records what a flow behind an answer sends through each pool.
-  void Track(const BipartiteFlow& flow) const;
   std::vector<uint64_t> without_epoch_;   ///< per pool: epoch of without_[pool]
-  /// Per pool, m of SameVerdictsForBystanders in this epoch if known and it
-  /// alone decides (none otherwise), and the same of the previous epoch.
-  std::optional<Ticks> CurrentMargin(uint32_t pool) const;
-  std::vector<std::optional<Ticks>> previous_margin_;
-  /// The full flow without `pool` (one repair per pool and epoch).
-  Ticks FlowWithout(uint32_t pool);
+  std::vector<std::optional<Ticks>> previous_margin_;  ///< per pool: CurrentMargin of the previous epoch
   std::vector<Ticks> without_;            ///< per pool: the full flow with that pool removed
-
-  /// The flow of every policy but one, and per pool that flow without the pool.
-  struct Excluded {
-    uint32_t policy = 0;
-    std::optional<BipartiteFlow> flow;
-    std::vector<std::optional<Ticks>> without;
-  };
   /// The first excluded_used_ entries belong to this epoch; the rest keep
   /// their buffers for the next ones (a flow per policy and epoch otherwise
   /// costs an allocation per vector).
   std::vector<Excluded> excluded_;
   size_t excluded_used_ = 0;
   std::vector<int> excluded_index_;  ///< per policy: its entry in excluded_, or -1
-  Excluded& ExcludedFlow(uint32_t policy);
-  std::vector<std::vector<uint32_t>> members_;      ///< per left node of full_flow_: its policies
-  std::vector<std::vector<uint32_t>> group_pools_;  ///< per left node: the pools it reaches, ascending
-  /// Smallest need among q's protected jobs linked to `pool` (Max when none).
-  Quantity SmallestAt(uint32_t q, uint32_t pool) const;
-  /// Max flow of `before` (the network of every policy but `excluded`) once
-  /// `pool` has only `left` free: its capacity, and who still reaches it.
-  Ticks FlowAfter(const BipartiteFlow& before, std::optional<uint32_t> excluded, uint32_t pool, Quantity left) const;
-  /// A copy of `flow` to change, in buffers reused from question to question.
-  BipartiteFlow& Work(const BipartiteFlow& flow) const;
   mutable std::optional<BipartiteFlow> work_;
-  /// Max flow of `flow` with `pool`'s capacity set to 0 (the flow is copied).
-  Ticks WithoutPool(const BipartiteFlow& flow, uint32_t pool) const;
-  /// Rule 3 answers of this epoch per (excluded policy, pool). The answer is
-  /// monotone in the job's need (taking more from a pool never raises a
-  /// capacity), so two bounds settle most questions without a flow. A policy
-  /// that reaches no pool takes no part in any flow: its questions share the
-  /// key kAnyPolicy.
-  struct Bounds { Quantity admitted, refused = Quantity::Max() + Quantity::Units(1); };
-  static constexpr uint32_t kAnyPolicy = UINT32_MAX;
   std::map<std::pair<uint32_t, uint32_t>, Bounds> bounds_;  ///< by (pool, policy or kAnyPolicy)
   mutable Stats stats_;
 };
