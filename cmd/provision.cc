@@ -78,7 +78,9 @@ int RunProvision(const ProvisionOptions& options) {
   Print(RenderDiffText(diff));
   std::string old_text;
   if (current > 0) old_text = store->ReadRevision(current, &error).value_or("");
-  if (current > 0 && old_text == canonical) {
+  // Up to date: the same canonical text, or no change that means anything
+  // (a new order of pools is none).
+  if (current > 0 && (old_text == canonical || diff.empty())) {
     Print("Revision " + std::to_string(current) + " is up to date; nothing to provision.\n");
     if (!options.dry_run && store->config_copy_stale()) {
       spdlog::warn("{}: completing the interrupted provision of revision {}: rewriting config.yaml", dir, current);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/model.h"
+#include "quantity.h"
 
 namespace rescfg::testing {
 
@@ -20,7 +21,10 @@ inline rc::Gen<std::string> GenText(bool control) {
                                      "\xC3\xA9", "\xE2\x86\x92", "\xF0\x9F\x92\xA1", "yes", "null",
                                      "~", "1/7", "0.5", "true"};
   if (control) {
-    for (const char* p : {"\n", "\t", "\r", "\x01", "\x7F", "\xC2\x85", "\xE2\x80\xA8", "\xEF\xBB\xBF"}) {
+    // Line breaks and tabs: the only control characters free text may hold
+    // (SPEC §2); U+2028 and U+FEFF are not controls, but YAML readers
+    // would not keep them as written.
+    for (const char* p : {"\n", "\t", "\r", "\xE2\x80\xA8", "\xEF\xBB\xBF"}) {
       pieces.push_back(p);
     }
   }
@@ -81,6 +85,14 @@ inline Config GenConfigRaw() {
     p.resources = GenAmount(true);
     if (*rc::gen::arbitrary<bool>()) p.queue = GenName(&queues);
     if (*rc::gen::arbitrary<bool>()) p.description = *GenText(true);
+    p.paused = *rc::gen::inRange(0, 4) == 0;
+    if (*rc::gen::inRange(0, 4) == 0) {
+      p.gpu_fractions.mig = true;
+      for (const char* f : {"1/7", "3/7", "1/2"}) {  // ascending, as the loader keeps them
+        if (*rc::gen::arbitrary<bool>()) p.gpu_fractions.resources.push_back({*ParseQuantity(f), std::string("nvidia.com/mig-") + f[0] + "g.10gb", {}});
+      }
+      if (p.gpu_fractions.resources.empty()) p.gpu_fractions.resources.push_back({*ParseQuantity("1/2"), "nvidia.com/mig-3g.40gb", {}});
+    }
     c.pools.push_back(p);
   }
   for (int i = 0; i < profiles; ++i) {
@@ -95,6 +107,7 @@ inline Config GenConfigRaw() {
       Link l;
       l.pool = pool;
       if (*rc::gen::arbitrary<bool>()) l.name = GenName(&link_names);
+      if (*rc::gen::inRange(0, 3) == 0) l.queue = GenName(&queues);
       p.links.push_back(l);
     }
     if (*rc::gen::arbitrary<bool>()) p.description = *GenText(true);
@@ -113,6 +126,7 @@ inline Config GenConfigRaw() {
       p.profiles.push_back(pp);
     }
     if (*rc::gen::arbitrary<bool>()) p.description = *GenText(true);
+    p.paused = *rc::gen::inRange(0, 4) == 0;
     c.policies.push_back(p);
   }
   // Explicit priorities: the defaults' sets in another order.

@@ -90,7 +90,7 @@ rc::Gen<Scenario> GenShaped(Shape shape) {
       int count = *rc::gen::inRange(1, pools + 1);
       Quantity largest;
       for (int i = 0; i < count; ++i) {
-        profile.links.push_back({c.pools[order[i]].name, "link-" + std::to_string(i), {}, {}, {}});
+        profile.links.push_back(LinkTo(c.pools[order[i]].name, "link-" + std::to_string(i)));
         largest = std::max(largest, c.pools[order[i]].resources);
       }
       if (!profile.dynamic_parameter && profile.allotment > largest) profile.allotment = largest;
@@ -346,7 +346,7 @@ void BookAgreesAlongPlacements(const Scenario& s) {
   std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> by_queue;
   for (uint32_t job : order) {
     const QueuedJob& j = input.queued[job];
-    if (j.need <= ctx.largest_linked_pool[j.profile] && j.need <= ctx.limit[j.policy]) {
+    if (ctx.Schedulable(j.policy, j.profile, j.need)) {
       by_queue[{j.policy, j.profile}].push_back(job);
     }
   }

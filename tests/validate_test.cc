@@ -75,7 +75,8 @@ TEST(ValidateTestdata, EveryCodeHasAFile) {
         "reserved-above-limit", "allotment-above-limit", "bad-dynamic-parameter",
         "allotment-too-large", "reservations-unsatisfiable", "fractional-pool-size",
         "near-fraction", "unused-pool", "unused-profile", "empty-policy",
-        "limit-below-allotment"}) {
+        "limit-below-allotment", "bad-text", "bad-gpu-fractions", "shared-queue", "policy-queue-clash",
+        "mixed-queue"}) {
     EXPECT_TRUE(covered.count(code)) << "no testdata/invalid file expects " << code;
   }
 }
@@ -176,9 +177,9 @@ policies:
 TEST(Validate, ReservationsThatFitDifferentPoolsPass) {
   const std::string body = R"(pools: [{name: large, resources: 12}, {name: small, resources: 4}]
 profiles:
-  - {name: 8xGPU, allotment: 8, links: [{pool: small}, {pool: large}]}
+  - {name: 8xGPU, allotment: 8, links: [{pool: small, queue: s8}, {pool: large, queue: l8}]}
   - {name: 1xGPU, allotment: 1, links: [{pool: small}]}
-  - {name: 2xGPU, allotment: 2, links: [{pool: large}, {pool: small}]}
+  - {name: 2xGPU, allotment: 2, links: [{pool: large, queue: l2}, {pool: small, queue: s2}]}
 policies:
   - {name: Dev, reserved: 8, profiles: [8xGPU]}
   - {name: Ops, reserved: 4, profiles: [1xGPU]}
@@ -290,7 +291,7 @@ policies: [{name: p, limit: 2, profiles: [f]}]
             std::vector<std::string>{"allotment-above-limit"});
   EXPECT_EQ(Codes(pools + R"(profiles:
   - {name: d, allotment: 4, dynamic: {parameter: runtime.g}, links: [{pool: a}]}
-  - {name: f, allotment: 1, links: [{pool: a}]}
+  - {name: f, allotment: 1, links: [{pool: a, queue: a-1}]}
 policies: [{name: p, limit: 2, profiles: [d, f]}]
 )"),
             std::vector<std::string>{});
@@ -376,9 +377,9 @@ Config RandomConfig() {
     profile.allotment = Quantity::Units(*rc::gen::inRange(1, 9));
     if (*rc::gen::inRange(0, 4) == 0) profile.dynamic_parameter = "runtime.gpus";
     for (int p = 0; p < pools; ++p) {
-      if (*rc::gen::inRange(0, 2)) profile.links.push_back({config.pools[p].name, "", {}, {}, {}});
+      if (*rc::gen::inRange(0, 2)) profile.links.push_back(LinkTo(config.pools[p].name));
     }
-    if (profile.links.empty()) profile.links.push_back({config.pools[0].name, "", {}, {}, {}});
+    if (profile.links.empty()) profile.links.push_back(LinkTo(config.pools[0].name));
     config.profiles.push_back(profile);
   }
   for (int i = 0; i < policies; ++i) {

@@ -22,10 +22,19 @@ void WritePool(const Pool& pool, std::string& out) {
   out += "    resources: " + Amount(pool.resources) + "\n";
   out += "    queue: " + YamlQuote(pool.queue) + "\n";
   if (!pool.description.empty()) out += "    description: " + YamlQuote(pool.description) + "\n";
+  if (pool.paused) out += "    paused: true\n";
   out += "    executionPriority: " + NameList(pool.execution_priority.value_or(std::vector<NameRef>{})) + "\n";
+  if (pool.gpu_fractions.mig) {
+    out += "    gpuFractions:\n      mig:\n";
+    for (const auto& m : pool.gpu_fractions.resources) {
+      out += "        \"" + m.fraction.ToString() + "\": " + YamlQuote(m.resource) + "\n";
+    }
+  }
 }
 
-void WriteProfile(const Profile& profile, std::string& out) {
+/// Link queues are written only where they differ from the pool's queue,
+/// which they follow otherwise (so a renamed pool queue is one change).
+void WriteProfile(const Profile& profile, const Config& config, std::string& out) {
   out += "  - name: " + YamlQuote(profile.name) + "\n";
   out += "    allotment: " + Amount(profile.allotment) + "\n";
   if (profile.dynamic_parameter) {
@@ -38,6 +47,7 @@ void WriteProfile(const Profile& profile, std::string& out) {
   for (const auto& link : profile.links) {
     out += "      - {pool: " + YamlQuote(link.pool);
     if (!link.name.empty()) out += ", name: " + YamlQuote(link.name);
+    if (!IsDefaultLinkQueue(config, link)) out += ", queue: " + YamlQuote(link.queue);
     out += "}\n";
   }
   out += "    policyPriority: " + NameList(profile.policy_priority.value_or(std::vector<NameRef>{})) + "\n";
@@ -57,11 +67,11 @@ void WritePolicy(const Policy& policy, std::string& out) {
     out += "}\n";
   }
   if (!policy.description.empty()) out += "    description: " + YamlQuote(policy.description) + "\n";
+  if (policy.paused) out += "    paused: true\n";
 }
 
-template <typename T>
-void WriteList(const char* key, const std::vector<T>& items, void (*write)(const T&, std::string&),
-               std::string& out) {
+template <typename T, typename Write>
+void WriteList(const char* key, const std::vector<T>& items, Write write, std::string& out) {
   out += key;
   out += items.empty() ? ": []\n" : ":\n";
   for (const auto& item : items) write(item, out);
@@ -75,9 +85,9 @@ std::string CanonicalEntry(const Pool& pool) {
   return out;
 }
 
-std::string CanonicalEntry(const Profile& profile) {
+std::string CanonicalEntry(const Profile& profile, const Config& config) {
   std::string out;
-  WriteProfile(profile, out);
+  WriteProfile(profile, config, out);
   return out;
 }
 
@@ -124,7 +134,8 @@ std::string WriteCanonical(const Config& config) {
   out += "kind: ResourceConfiguration\n";
   out += config.enabled ? "enabled: true\n" : "enabled: false\n";
   WriteList("pools", config.pools, &WritePool, out);
-  WriteList("profiles", config.profiles, &WriteProfile, out);
+  WriteList("profiles", config.profiles,
+            [&](const Profile& profile, std::string& text) { WriteProfile(profile, config, text); }, out);
   WriteList("policies", config.policies, &WritePolicy, out);
   return out;
 }

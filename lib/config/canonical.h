@@ -22,7 +22,8 @@ std::string WriteCanonical(const Config& config);
 /// The canonical list entry of one entity ("  - name: ...\n    key: ...\n"),
 /// as it appears in WriteCanonical.
 std::string CanonicalEntry(const Pool& pool);
-std::string CanonicalEntry(const Profile& profile);
+/// (A profile's links name their queue only where it is not the pool's.)
+std::string CanonicalEntry(const Profile& profile, const Config& config);
 std::string CanonicalEntry(const Policy& policy);
 
 /// `text` as a YAML double-quoted scalar, with escapes for '"', '\' and

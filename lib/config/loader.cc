@@ -1,23 +1,17 @@
 #include "config/loader.h"
 
+#include <algorithm>
+
 #include "edit_distance.h"
 #include "file_io.h"
+#include "config/k8s_names.h"
 #include "input_limits.h"
+#include "text_check.h"
 #include "validate/validate.h"
 #include "yaml_input.h"
 
 namespace rescfg {
 namespace {
-
-/// C0 controls, DEL, and the C1 controls U+0080..U+009F (0xC2 0x80..0x9F).
-bool HasControlCharacter(std::string_view text) {
-  for (size_t i = 0; i < text.size(); ++i) {
-    auto c = static_cast<unsigned char>(text[i]);
-    auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
-    if (c < 0x20 || c == 0x7F || (c == 0xC2 && next >= 0x80 && next <= 0x9F)) return true;
-  }
-  return false;
-}
 
 /// Walks the YAML tree of one configuration file, collecting findings.
 class ConfigReader {
@@ -38,12 +32,18 @@ class ConfigReader {
           "required field '" + key + "' is missing");
   }
 
-  /// A scalar string; reports wrong-type otherwise.
+  /// A scalar's text as it is; reports wrong-type otherwise.
+  std::optional<std::string> Scalar(const YAML::Node& node, const std::string& path);
+  /// Free text (a description): a scalar string without control characters
+  /// other than line breaks and tabs.
   std::optional<std::string> Text(const YAML::Node& node, const std::string& path);
   /// A name: a non-empty string without control characters.
   std::optional<std::string> Name(const YAML::Node& node, const std::string& path);
   std::optional<Quantity> Amount(const YAML::Node& node, const std::string& path, bool positive);
   std::optional<std::vector<NameRef>> NameList(const YAML::Node& node, const std::string& path);
+  /// true or false, unquoted (yes/no and quoted text are refused).
+  std::optional<bool> Bool(const YAML::Node& node, const std::string& path, const char* what);
+  std::optional<GpuFractions> ReadGpuFractions(const YAML::Node& node, const std::string& path);
   /// The list at `key`, or empty when absent; reports a non-list.
   std::vector<YAML::Node> List(const MapReader& map, const std::string& key, const std::string& path);
 
@@ -64,7 +64,7 @@ std::string ConfigReader::EntryPath(const char* list, const YAML::Node& node, si
   if (node.IsMap()) {
     try {
       YAML::Node name = node["name"];
-      if (name.IsScalar() && !name.Scalar().empty() && !HasControlCharacter(name.Scalar())) {
+      if (name.IsScalar() && !name.Scalar().empty() && TextProblem(name.Scalar(), TextKind::kName).empty()) {
         return std::string(list) + "[" + name.Scalar() + "]";
       }
     } catch (const YAML::Exception&) {
@@ -73,7 +73,7 @@ std::string ConfigReader::EntryPath(const char* list, const YAML::Node& node, si
   return std::string(list) + "[" + std::to_string(index) + "]";
 }
 
-std::optional<std::string> ConfigReader::Text(const YAML::Node& node, const std::string& path) {
+std::optional<std::string> ConfigReader::Scalar(const YAML::Node& node, const std::string& path) {
   if (!node.IsScalar()) {
     Error("wrong-type", MarkOf(node), path, "expected a string, found " + DescribeNode(node));
     return std::nullopt;
@@ -81,15 +81,24 @@ std::optional<std::string> ConfigReader::Text(const YAML::Node& node, const std:
   return node.Scalar();
 }
 
+std::optional<std::string> ConfigReader::Text(const YAML::Node& node, const std::string& path) {
+  if (!Scalar(node, path)) return std::nullopt;
+  if (std::string problem = TextProblem(node.Scalar(), TextKind::kFreeText); !problem.empty()) {
+    Error("bad-text", MarkOf(node), path, "the text " + problem, TextProblemHint(node.Scalar()));
+    return std::nullopt;
+  }
+  return node.Scalar();
+}
+
 std::optional<std::string> ConfigReader::Name(const YAML::Node& node, const std::string& path) {
-  auto text = Text(node, path);
+  auto text = Scalar(node, path);
   if (!text) return std::nullopt;
   if (text->empty()) {
     Error("bad-name", MarkOf(node), path, "a name must not be empty");
     return std::nullopt;
   }
-  if (HasControlCharacter(*text)) {
-    Error("bad-name", MarkOf(node), path, "a name must not contain control characters");
+  if (std::string problem = TextProblem(*text, TextKind::kName); !problem.empty()) {
+    Error("bad-name", MarkOf(node), path, "the name " + problem, TextProblemHint(*text));
     return std::nullopt;
   }
   if (text->size() > CurrentLimits().name_length) {
@@ -136,6 +145,75 @@ std::optional<std::vector<NameRef>> ConfigReader::NameList(const YAML::Node& nod
   return names;
 }
 
+std::optional<bool> ConfigReader::Bool(const YAML::Node& node, const std::string& path, const char* what) {
+  const std::string text = node.IsScalar() ? node.Scalar() : "";
+  if (node.IsScalar() && !IsQuoted(node)) {
+    if (text == "true" || text == "True" || text == "TRUE") return true;
+    if (text == "false" || text == "False" || text == "FALSE") return false;
+  }
+  Error("wrong-type", MarkOf(node), path, std::string(what) + " must be true or false, found " + DescribeNode(node));
+  return std::nullopt;
+}
+
+std::optional<GpuFractions> ConfigReader::ReadGpuFractions(const YAML::Node& node, const std::string& path) {
+  GpuFractions fractions;
+  if (node.IsScalar() && node.Scalar() == "injector") return fractions;
+  if (!node.IsMap()) {
+    Error("bad-gpu-fractions", MarkOf(node), path,
+          "gpuFractions must be injector or {mig: {FRACTION: RESOURCE, ...}}, found " + DescribeNode(node),
+          "e.g. gpuFractions: {mig: {\"1/7\": nvidia.com/mig-1g.10gb}}");
+    return std::nullopt;
+  }
+  MapReader map(node, path, {"mig"}, file_, findings_);
+  auto mig = map.Get("mig");
+  if (!mig) {
+    Missing(map, path, "mig");
+    return std::nullopt;
+  }
+  if (!mig->IsMap() || mig->size() == 0) {
+    Error("bad-gpu-fractions", MarkOf(*mig), path + ".mig",
+          "mig must map fractions to MIG resource names, found " + DescribeNode(*mig),
+          "e.g. mig: {\"1/7\": nvidia.com/mig-1g.10gb}");
+    return std::nullopt;
+  }
+  fractions.mig = true;
+  bool ok = true;
+  for (const auto& item : *mig) {
+    const std::string key_path = path + ".mig[" + (item.first.IsScalar() ? item.first.Scalar() : "?") + "]";
+    auto fraction = Amount(item.first, key_path, true);
+    if (!fraction) { ok = false; continue; }
+    if (*fraction >= Quantity::Units(1)) {
+      Error("bad-gpu-fractions", MarkOf(item.first), key_path,
+            "a MIG fraction must be below 1, not " + fraction->ToString(),
+            "whole GPUs are requested as nvidia.com/gpu; list only fractions here");
+      ok = false;
+      continue;
+    }
+    auto resource = Name(item.second, key_path);
+    if (!resource) { ok = false; continue; }
+    if (std::string problem = ResourceNameProblem(*resource); !problem.empty()) {
+      Error("bad-gpu-fractions", MarkOf(item.second), key_path,
+            "'" + *resource + "' is not a Kubernetes resource name: " + problem,
+            "e.g. nvidia.com/mig-1g.10gb");
+      ok = false;
+      continue;
+    }
+    bool repeated = false;
+    for (const auto& seen : fractions.resources) repeated |= seen.fraction == *fraction;
+    if (repeated) {
+      Error("bad-gpu-fractions", MarkOf(item.first), key_path,
+            "the fraction " + fraction->ToString() + " is mapped twice", "map each fraction once");
+      ok = false;
+      continue;
+    }
+    fractions.resources.push_back({*fraction, *resource, MarkOf(item.first)});
+  }
+  if (!ok) return std::nullopt;
+  std::sort(fractions.resources.begin(), fractions.resources.end(),
+            [](const GpuFractions::Mig& a, const GpuFractions::Mig& b) { return a.fraction < b.fraction; });
+  return fractions;
+}
+
 std::vector<YAML::Node> ConfigReader::List(const MapReader& map, const std::string& key,
                                            const std::string& path) {
   std::vector<YAML::Node> items;
@@ -159,7 +237,8 @@ Pool ConfigReader::ReadPool(const YAML::Node& node, size_t index, bool* ok) {
     *ok = false;
     return pool;
   }
-  MapReader map(node, path, {"name", "resources", "queue", "description", "executionPriority"},
+  MapReader map(node, path,
+                {"name", "resources", "queue", "description", "paused", "executionPriority", "gpuFractions"},
                 file_, findings_);
   *ok = false;
   if (auto n = map.Get("name")) {
@@ -181,9 +260,17 @@ Pool ConfigReader::ReadPool(const YAML::Node& node, size_t index, bool* ok) {
   if (auto d = map.Get("description")) {
     if (auto text = Text(*d, path + ".description")) pool.description = *text;
   }
+  if (auto p = map.Get("paused")) {
+    pool.paused_mark = MarkOf(*p);
+    pool.paused = Bool(*p, path + ".paused", "paused").value_or(false);
+  }
   if (auto e = map.Get("executionPriority")) {
     pool.execution_priority_mark = MarkOf(*e);
     pool.execution_priority = NameList(*e, path + ".executionPriority");
+  }
+  if (auto g = map.Get("gpuFractions")) {
+    pool.gpu_fractions_mark = MarkOf(*g);
+    if (auto fractions = ReadGpuFractions(*g, path + ".gpuFractions")) pool.gpu_fractions = *fractions;
   }
   return pool;
 }
@@ -194,7 +281,7 @@ std::optional<Link> ConfigReader::ReadLink(const YAML::Node& node, const std::st
           "a link must be a mapping such as {pool: NAME}, found " + DescribeNode(node));
     return std::nullopt;
   }
-  MapReader map(node, path, {"pool", "name"}, file_, findings_);
+  MapReader map(node, path, {"pool", "name", "queue"}, file_, findings_);
   Link link;
   link.mark = MarkOf(node);
   auto pool = map.Get("pool");
@@ -209,6 +296,10 @@ std::optional<Link> ConfigReader::ReadLink(const YAML::Node& node, const std::st
   if (auto n = map.Get("name")) {
     link.name_mark = MarkOf(*n);
     if (auto name = Name(*n, path + ".name")) link.name = *name;
+  }
+  if (auto q = map.Get("queue")) {
+    link.queue_mark = MarkOf(*q);
+    if (auto name = Name(*q, path + ".queue")) link.queue = *name;
   }
   return link;
 }
@@ -253,7 +344,7 @@ Profile ConfigReader::ReadProfile(const YAML::Node& node, size_t index, bool* ok
     }
   }
   if (auto q = map.Get("queueing")) {
-    auto text = Text(*q, path + ".queueing");
+    auto text = Scalar(*q, path + ".queueing");
     if (text && *text == "StrictFIFO") {
       profile.queueing = Queueing::kStrictFIFO;
     } else if (text && *text == "BestEffortFIFO") {
@@ -324,7 +415,7 @@ Policy ConfigReader::ReadPolicy(const YAML::Node& node, size_t index, bool* ok) 
     Error("wrong-type", MarkOf(node), path, "a policy must be a mapping, found " + DescribeNode(node));
     return policy;
   }
-  MapReader map(node, path, {"name", "reserved", "limit", "profiles", "description"}, file_,
+  MapReader map(node, path, {"name", "reserved", "limit", "profiles", "description", "paused"}, file_,
                 findings_);
   if (auto n = map.Get("name")) {
     policy.name_mark = MarkOf(*n);
@@ -342,6 +433,10 @@ Policy ConfigReader::ReadPolicy(const YAML::Node& node, size_t index, bool* ok) 
   }
   if (auto d = map.Get("description")) {
     if (auto text = Text(*d, path + ".description")) policy.description = *text;
+  }
+  if (auto p = map.Get("paused")) {
+    policy.paused_mark = MarkOf(*p);
+    policy.paused = Bool(*p, path + ".paused", "paused").value_or(false);
   }
   if (auto p = map.Get("profiles")) policy.profiles_mark = MarkOf(*p);
   auto entries = List(map, "profiles", path);
@@ -364,7 +459,7 @@ Config ConfigReader::Read(const YAML::Node& root) {
   MapReader map(root, "", {"apiVersion", "kind", "enabled", "pools", "profiles", "policies"},
                 file_, findings_);
   if (auto v = map.Get("apiVersion")) {
-    auto text = Text(*v, "apiVersion");
+    auto text = Scalar(*v, "apiVersion");
     if (text && *text != "rescfg/v1") {
       Error("bad-api-version", MarkOf(*v), "apiVersion",
             "apiVersion must be rescfg/v1, not '" + *text + "'");
@@ -373,7 +468,7 @@ Config ConfigReader::Read(const YAML::Node& root) {
     Missing(map, "", "apiVersion");
   }
   if (auto k = map.Get("kind")) {
-    auto text = Text(*k, "kind");
+    auto text = Scalar(*k, "kind");
     if (text && *text != "ResourceConfiguration") {
       Error("bad-kind", MarkOf(*k), "kind",
             "kind must be ResourceConfiguration, not '" + *text + "'");
@@ -381,17 +476,7 @@ Config ConfigReader::Read(const YAML::Node& root) {
   } else {
     Missing(map, "", "kind");
   }
-  if (auto e = map.Get("enabled")) {
-    std::string text = e->IsScalar() ? e->Scalar() : "";
-    if (e->IsScalar() && !IsQuoted(*e) && (text == "true" || text == "True" || text == "TRUE")) {
-      config.enabled = true;
-    } else if (e->IsScalar() && !IsQuoted(*e) &&
-               (text == "false" || text == "False" || text == "FALSE")) {
-      config.enabled = false;
-    } else {
-      Error("wrong-type", MarkOf(*e), "enabled", "enabled must be true or false, found " + DescribeNode(*e));
-    }
-  }
+  if (auto e = map.Get("enabled")) config.enabled = Bool(*e, "enabled", "enabled").value_or(true);
   bool ok = false;
   auto pools = List(map, "pools", "");
   for (size_t i = 0; i < pools.size(); ++i) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace rescfg {
@@ -23,6 +24,11 @@ const T* FindByName(const std::vector<T>& items, std::string_view name) {
 const Pool* Config::FindPool(std::string_view name) const { return FindByName(pools, name); }
 const Profile* Config::FindProfile(std::string_view name) const { return FindByName(profiles, name); }
 const Policy* Config::FindPolicy(std::string_view name) const { return FindByName(policies, name); }
+
+bool IsDefaultLinkQueue(const Config& config, const Link& link) {
+  const Pool* pool = config.FindPool(link.pool);
+  return link.queue.empty() || (pool != nullptr && link.queue == pool->queue);
+}
 
 std::string DefaultPolicyQueue(const std::string& policy, const std::string& profile) {
   return policy + "/" + profile;
@@ -53,7 +59,13 @@ void ApplyDefaults(Config& config) {
       });
     }
   }
+  std::unordered_map<std::string_view, const Pool*> pools;
+  for (const auto& pool : config.pools) pools.emplace(pool.name, &pool);  // the first of a name
   for (auto& profile : config.profiles) {
+    for (auto& link : profile.links) {
+      auto it = pools.find(link.pool);
+      if (link.queue.empty() && it != pools.end()) link.queue = it->second->queue;
+    }
     if (!profile.policy_priority) {
       profile.policy_priority = NamesInFileOrder(config.policies, [&](const Policy& policy) {
         return std::any_of(policy.profiles.begin(), policy.profiles.end(),

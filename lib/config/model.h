@@ -19,10 +19,21 @@ const char* QueueingName(Queueing q);
 
 struct Link {
   std::string pool;
-  std::string name;  ///< optional: "" when not given
-  Mark mark, pool_mark, name_mark;
+  std::string name;   ///< optional: "" when not given
+  /// The queue the pool's agents serve for this profile's jobs (SPEC §2):
+  /// "" until ApplyDefaults sets it to the pool's queue when not given.
+  std::string queue;
+  Mark mark, pool_mark, name_mark, queue_mark;
   bool operator==(const Link&) const = default;
 };
+
+/// A link to `pool` (named `name`), nothing else given.
+inline Link LinkTo(std::string pool, std::string name = "") {
+  Link link;
+  link.pool = std::move(pool);
+  link.name = std::move(name);
+  return link;
+}
 
 /// An entry of a priority list, with where it was written.
 struct NameRef {
@@ -31,13 +42,29 @@ struct NameRef {
   bool operator==(const NameRef&) const = default;
 };
 
+/// How a fractional allotment reaches a GPU (SPEC §2, §7.1): the ClearML
+/// fractional GPU injector (the default), or one MIG resource per fraction.
+struct GpuFractions {
+  struct Mig {
+    Quantity fraction;     ///< in (0, 1)
+    std::string resource;  ///< e.g. nvidia.com/mig-1g.10gb
+    Mark mark;
+    bool operator==(const Mig&) const = default;
+  };
+  bool mig = false;      ///< false: injector
+  std::vector<Mig> resources;  ///< with mig: ascending fraction
+  bool operator==(const GpuFractions&) const = default;
+};
+
 struct Pool {
   std::string name;
   Quantity resources;
   std::string queue;  ///< default: the pool's name
   std::string description;
+  bool paused = false;  ///< drained: running jobs stay, nothing new is placed
+  GpuFractions gpu_fractions;
   std::optional<std::vector<NameRef>> execution_priority;  ///< default: linked profiles in file order
-  Mark mark, name_mark, resources_mark, queue_mark, execution_priority_mark;
+  Mark mark, name_mark, resources_mark, queue_mark, execution_priority_mark, paused_mark, gpu_fractions_mark;
   bool operator==(const Pool&) const = default;
 };
 
@@ -66,7 +93,8 @@ struct Policy {
   std::optional<Quantity> limit;   ///< nullopt: no limit
   std::vector<PolicyProfile> profiles;
   std::string description;
-  Mark mark, name_mark, reserved_mark, limit_mark, profiles_mark;
+  bool paused = false;             ///< frozen: running jobs stay, none of its queued jobs starts
+  Mark mark, name_mark, reserved_mark, limit_mark, profiles_mark, paused_mark;
   bool operator==(const Policy&) const = default;
 };
 
@@ -88,6 +116,9 @@ struct Config {
 /// Assumes names referenced by priorities exist only where validation passed;
 /// otherwise it still produces a value, never throws.
 void ApplyDefaults(Config& config);
+
+/// Whether a link's queue (defaults applied) is its pool's queue.
+bool IsDefaultLinkQueue(const Config& config, const Link& link);
 
 /// The queue of a policy's profile entry once defaults are applied.
 std::string DefaultPolicyQueue(const std::string& policy, const std::string& profile);

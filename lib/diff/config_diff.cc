@@ -43,6 +43,9 @@ class Recorder {
   void Text(const std::string& field, const std::string& a, const std::string& b) {
     if (a != b) Add(ChangeOp::kChanged, field, DiffValue::Text(a), DiffValue::Text(b));
   }
+  void Bool(const std::string& field, bool a, bool b) {
+    if (a != b) Add(ChangeOp::kChanged, field, DiffValue::Bool(a), DiffValue::Bool(b));
+  }
   void Amount(const std::string& field, Quantity a, Quantity b) {
     if (a != b) Add(ChangeOp::kChanged, field, DiffValue::Amount(a), DiffValue::Amount(b));
   }
@@ -86,15 +89,33 @@ class Recorder {
   std::string kind_, name_;
 };
 
-void DiffPool(const Pool& a, const Pool& b, std::vector<Change>* out) {
+std::string FractionsText(const GpuFractions& f) {
+  if (!f.mig) return "injector";
+  std::string out = "mig {";
+  for (size_t i = 0; i < f.resources.size(); ++i) {
+    out += (i ? ", " : "") + f.resources[i].fraction.ToString() + ": " + f.resources[i].resource;
+  }
+  return out + "}";
+}
+
+/// Both configurations, for what a change is judged against (a link's
+/// default queue is its pool's).
+struct Sides {
+  const Config& old_config;
+  const Config& new_config;
+};
+
+void DiffPool(const Pool& a, const Pool& b, const Sides&, std::vector<Change>* out) {
   Recorder r(out, "pool", b.name);
   r.Amount("resources", a.resources, b.resources);
   r.Text("queue", a.queue, b.queue);
   r.Text("description", a.description, b.description);
+  r.Bool("paused", a.paused, b.paused);
   r.Order("executionPriority", Names(a.execution_priority), Names(b.execution_priority));
+  r.Text("gpuFractions", FractionsText(a.gpu_fractions), FractionsText(b.gpu_fractions));
 }
 
-void DiffProfile(const Profile& a, const Profile& b, std::vector<Change>* out) {
+void DiffProfile(const Profile& a, const Profile& b, const Sides& sides, std::vector<Change>* out) {
   Recorder r(out, "profile", b.name);
   r.Amount("allotment", a.allotment, b.allotment);
   r.OptionalText("dynamic.parameter", a.dynamic_parameter, b.dynamic_parameter);
@@ -113,6 +134,11 @@ void DiffProfile(const Profile& a, const Profile& b, std::vector<Change>* out) {
       r.Add(ChangeOp::kAdded, "links[" + l.pool + "]", DiffValue::Absent(), DiffValue::Text(l.name));
     } else {
       r.Text("links[" + l.pool + "].name", old->name, l.name);
+      // A link that follows its pool's queue on both sides changes with the
+      // pool's queue, which is reported once, on the pool.
+      if (!IsDefaultLinkQueue(sides.old_config, *old) || !IsDefaultLinkQueue(sides.new_config, l)) {
+        r.Text("links[" + l.pool + "].queue", old->queue, l.queue);
+      }
     }
   }
   r.MemberOrder("links", old_pools, new_pools);
@@ -120,7 +146,7 @@ void DiffProfile(const Profile& a, const Profile& b, std::vector<Change>* out) {
   r.Text("description", a.description, b.description);
 }
 
-void DiffPolicy(const Policy& a, const Policy& b, std::vector<Change>* out) {
+void DiffPolicy(const Policy& a, const Policy& b, const Sides&, std::vector<Change>* out) {
   Recorder r(out, "policy", b.name);
   r.Amount("reserved", a.reserved, b.reserved);
   r.OptionalAmount("limit", a.limit, b.limit);
@@ -146,12 +172,19 @@ void DiffPolicy(const Policy& a, const Policy& b, std::vector<Change>* out) {
   }
   r.MemberOrder("profiles", old_profiles, new_profiles);
   r.Text("description", a.description, b.description);
+  r.Bool("paused", a.paused, b.paused);
 }
 
+std::string Entry(const Pool& pool, const Config&) { return CanonicalEntry(pool); }
+std::string Entry(const Profile& profile, const Config& config) { return CanonicalEntry(profile, config); }
+std::string Entry(const Policy& policy, const Config&) { return CanonicalEntry(policy); }
+
+/// `ordered`: whether the order of the entities means something (profiles
+/// and policies: default priority lists follow it; pools: nothing does).
 template <typename T>
-void DiffEntities(const char* kind, const char* list_name, const std::vector<T>& a,
-                  const std::vector<T>& b, void (*diff)(const T&, const T&, std::vector<Change>*),
-                  std::vector<Change>* out) {
+void DiffEntities(const char* kind, const char* list_name, const std::vector<T>& a, const std::vector<T>& b,
+                  const Sides& sides, void (*diff)(const T&, const T&, const Sides&, std::vector<Change>*),
+                  bool ordered, std::vector<Change>* out) {
   for (const auto& item : a) {
     if (std::none_of(b.begin(), b.end(), [&](const T& x) { return x.name == item.name; })) {
       out->push_back({ChangeOp::kRemoved, kind, item.name, "", {}, {}, ""});
@@ -160,13 +193,13 @@ void DiffEntities(const char* kind, const char* list_name, const std::vector<T>&
   for (const auto& item : b) {
     auto old = std::find_if(a.begin(), a.end(), [&](const T& x) { return x.name == item.name; });
     if (old == a.end()) {
-      std::string entry = CanonicalEntry(item);
+      std::string entry = Entry(item, sides.new_config);
       out->push_back({ChangeOp::kAdded, kind, item.name, "", {}, {}, entry.substr(entry.find('\n') + 1)});
     } else {
-      diff(*old, item, out);
+      diff(*old, item, sides, out);
     }
   }
-  Recorder(out, "config", "").MemberOrder(list_name, EntityNames(a), EntityNames(b));
+  if (ordered) Recorder(out, "config", "").MemberOrder(list_name, EntityNames(a), EntityNames(b));
 }
 
 }  // namespace
@@ -216,9 +249,10 @@ ConfigDiff DiffConfigs(const Config& a, const Config& b) {
     diff.changes.push_back({ChangeOp::kChanged, "config", "", "enabled", DiffValue::Bool(a.enabled),
                             DiffValue::Bool(b.enabled), ""});
   }
-  DiffEntities("pool", "pools", a.pools, b.pools, &DiffPool, &diff.changes);
-  DiffEntities("profile", "profiles", a.profiles, b.profiles, &DiffProfile, &diff.changes);
-  DiffEntities("policy", "policies", a.policies, b.policies, &DiffPolicy, &diff.changes);
+  const Sides sides{a, b};
+  DiffEntities("pool", "pools", a.pools, b.pools, sides, &DiffPool, /*ordered=*/false, &diff.changes);
+  DiffEntities("profile", "profiles", a.profiles, b.profiles, sides, &DiffProfile, /*ordered=*/true, &diff.changes);
+  DiffEntities("policy", "policies", a.policies, b.policies, sides, &DiffPolicy, /*ordered=*/true, &diff.changes);
   return diff;
 }
 

@@ -3,8 +3,10 @@
 /// matched by name and compared on their effective values, so formatting,
 /// comments, key order and spelled-out defaults are never changes.
 ///
-/// Every difference in canonical text is a change here (including the order
-/// of entities in the file), so "no changes" and "same canonical text" agree.
+/// Every difference in canonical text is a change here except the order of
+/// pools, which means nothing (the order of profiles and policies does:
+/// default priority lists follow it). So "no changes" is "same canonical
+/// text up to the order of pools".
 
 #include <string>
 #include <vector>

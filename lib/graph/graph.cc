@@ -61,6 +61,7 @@ Drawing Draw(const Config& config) {
   for (size_t i = 0; i < config.pools.size(); ++i) {
     const Pool& pool = config.pools[i];
     Node node{"pool" + std::to_string(i), {pool.name, pool.resources.ToString() + " GPUs, queue " + pool.queue}};
+    if (pool.paused) node.lines.push_back("paused (drained)");
     const auto& order = pool.execution_priority.value_or(std::vector<NameRef>{});
     if (!order.empty()) {
       std::string line = "execution:";
@@ -85,6 +86,7 @@ Drawing Draw(const Config& config) {
       if (size_t exec = RankOf(target.execution_priority, profile.name)) {
         label += ", execution " + std::to_string(exec);
       }
+      if (!link.queue.empty() && link.queue != target.queue) label += ", queue " + link.queue;
       d.edges.push_back({"profile" + std::to_string(i), "pool" + std::to_string(pool), label});
     }
   }
@@ -92,7 +94,9 @@ Drawing Draw(const Config& config) {
     const Policy& policy = config.policies[i];
     std::string bounds = "reserved " + policy.reserved.ToString() + ", limit " +
                          (policy.limit ? policy.limit->ToString() : std::string("none"));
-    d.policies.push_back({"policy" + std::to_string(i), {policy.name, bounds}});
+    Node node{"policy" + std::to_string(i), {policy.name, bounds}};
+    if (policy.paused) node.lines.push_back("paused (frozen)");
+    d.policies.push_back(std::move(node));
   }
   // Policy edges grouped by profile, in each profile's priority order.
   std::vector<Edge> policy_edges;

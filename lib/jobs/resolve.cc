@@ -133,7 +133,11 @@ ConfigNames CopyNames(const Config& config, TextArena* arena) {
   for (const Profile& profile : config.profiles) {
     names.profiles.push_back(arena->Keep(profile.name));
     auto& links = names.links.emplace_back();
-    for (const Link& link : profile.links) links.push_back(arena->Keep(link.name));
+    auto& queues = names.link_queues.emplace_back();
+    for (const Link& link : profile.links) {
+      links.push_back(arena->Keep(link.name));
+      queues.push_back(arena->Keep(link.queue));
+    }
   }
   return names;
 }
@@ -345,9 +349,14 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
                                  : "no policy; counted in the pool only");
       if (!profile && e.profile) warn("profile '" + Str(e.profile) + "' no longer exists");
       if (profile) {
+        // Its queue is that of its profile's link to the pool (SPEC §5).
         const auto& links = config_.profiles[*profile].links;
-        bool linked = std::any_of(links.begin(), links.end(), [&](const Link& l) { return l.pool == *out.pool; });
-        if (!linked) warn("pool '" + Str(out.pool) + "' is not linked to profile '" + Str(out.profile) + "'");
+        auto link = std::find_if(links.begin(), links.end(), [&](const Link& l) { return l.pool == *out.pool; });
+        if (link == links.end()) {
+          warn("pool '" + Str(out.pool) + "' is not linked to profile '" + Str(out.profile) + "'");
+        } else {
+          out.queue = names.link_queues[*profile][static_cast<size_t>(link - links.begin())];
+        }
       }
       if (policy && profile && !dir_.Allowed(*policy, *profile)) {
         warn("policy '" + Str(out.policy) + "' does not list profile '" + Str(out.profile) + "'");

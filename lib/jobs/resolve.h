@@ -17,6 +17,7 @@ struct ConfigNames {
   std::vector<std::string_view> pools, queues;  ///< per pool: its name and its queue
   std::vector<std::string_view> policies, profiles;
   std::vector<std::vector<std::string_view>> links;  ///< per profile, per link: its name ("" if unnamed)
+  std::vector<std::vector<std::string_view>> link_queues;  ///< per profile, per link: its queue (SPEC §2)
 };
 
 struct ResolvedJobs {

@@ -12,7 +12,10 @@ ScheduleContext::ScheduleContext(const Config& c)
   for (uint32_t i = 0; i < profile_count; ++i) profile_index.emplace(c.profiles[i].name, i);
   for (uint32_t i = 0; i < policy_count; ++i) policy_index.emplace(c.policies[i].name, i);
 
-  for (const auto& pool : c.pools) pool_size.push_back(pool.resources);
+  for (const auto& pool : c.pools) {
+    pool_size.push_back(pool.resources);
+    pool_paused.push_back(pool.paused);
+  }
   // Unranked entries sort last; a valid configuration has none.
   exec_rank_.assign(pool_count * profile_count, UINT32_MAX);
   policy_rank_.assign(profile_count * policy_count, UINT32_MAX);
@@ -34,6 +37,9 @@ ScheduleContext::ScheduleContext(const Config& c)
       pools.push_back(it->second);
       if (pool_size[it->second] > largest) largest = pool_size[it->second];
     }
+    bool all_paused = true;
+    for (uint32_t x : pools) all_paused = all_paused && pool_paused[x];
+    all_links_paused.push_back(all_paused);
     links.push_back(std::move(pools));
     largest_linked_pool.push_back(largest);
     strict_fifo.push_back(profile.queueing == Queueing::kStrictFIFO);
@@ -47,6 +53,7 @@ ScheduleContext::ScheduleContext(const Config& c)
   for (const auto& policy : c.policies) {
     reserved.push_back(policy.reserved);
     limit.push_back(policy.limit ? *policy.limit : Unlimited());
+    policy_paused.push_back(policy.paused);
   }
   queues_of_policy.resize(policy_count);
 }

@@ -21,11 +21,22 @@ struct ScheduleContext {
   std::vector<bool> strict_fifo;             ///< per profile
   std::vector<Quantity> reserved;            ///< per policy
   std::vector<Quantity> limit;               ///< per policy; Unlimited() when none
+  std::vector<bool> pool_paused;             ///< per pool: drained, free(X) = 0
+  std::vector<bool> policy_paused;           ///< per policy: frozen
+  std::vector<bool> all_links_paused;        ///< per profile: every linked pool is paused
   std::vector<std::vector<uint32_t>> queues_of_policy;  ///< filled by the pass
 
   uint32_t ExecRank(uint32_t pool, uint32_t profile) const { return exec_rank_[pool * profile_count + profile]; }
   uint32_t PolicyRank(uint32_t profile, uint32_t policy) const { return policy_rank_[profile * policy_count + policy]; }
   bool HasLimit(uint32_t policy) const { return limit[policy] != Unlimited(); }
+  /// SPEC §4: a job of a paused policy, or whose profile links only paused
+  /// pools, is never placed (its reason is `paused`).
+  bool Paused(uint32_t policy, uint32_t profile) const { return policy_paused[policy] || all_links_paused[profile]; }
+  /// Schedulable (SPEC §4): not paused, and no bigger than every linked pool
+  /// or the policy's limit.
+  bool Schedulable(uint32_t policy, uint32_t profile, Quantity need) const {
+    return !Paused(policy, profile) && need <= largest_linked_pool[profile] && need <= limit[policy];
+  }
 
   /// Larger than any sum of amounts an input can produce.
   static constexpr Quantity Unlimited() { return Quantity::FromTicks(Ticks(1) << 120); }

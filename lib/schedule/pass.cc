@@ -36,6 +36,7 @@ namespace rescfg {
 const char* PendingReasonName(PendingReason r) {
   switch (r) {
     case PendingReason::kDisabled: return "disabled";
+    case PendingReason::kPaused: return "paused";
     case PendingReason::kUnschedulable: return "unschedulable";
     case PendingReason::kFifoBlocked: return "fifo-blocked";
     case PendingReason::kLimit: return "limit";
@@ -352,7 +353,7 @@ SchedulingResult RunSchedulingPass(const SchedulingInput& input, PassStats* stat
   std::vector<uint32_t> unschedulable;
   std::vector<JobQueue> queues = SplitIntoQueues(
       input.queued, ctx.strict_fifo,
-      [&](const QueuedJob& j) { return j.need <= ctx.largest_linked_pool[j.profile] && j.need <= ctx.limit[j.policy]; },
+      [&](const QueuedJob& j) { return ctx.Schedulable(j.policy, j.profile, j.need); },
       &unschedulable);
   for (uint32_t q = 0; q < queues.size(); ++q) ctx.queues_of_policy[queues[q].policy()].push_back(q);
 

@@ -23,8 +23,9 @@ struct PassState {
     return state;
   }
 
-  /// free(X) of SPEC §4: size minus holdings, never below 0.
+  /// free(X) of SPEC §4: size minus holdings, never below 0; 0 in a paused pool.
   Quantity Free(const ScheduleContext& ctx, uint32_t pool) const {
+    if (ctx.pool_paused[pool]) return Quantity();
     return Quantity::SaturatingSub(ctx.pool_size[pool], held[pool]);
   }
   /// room(q): what q's reservation still covers, within its limit.

@@ -29,6 +29,14 @@ class Explainer {
   PendingJob Unschedulable(const QueuedJob& j, uint32_t job) {
     const auto& policy = ctx_.config.policies[j.policy];
     std::string text;
+    if (ctx_.policy_paused[j.policy]) {
+      text = "policy " + policy.name + " is paused: none of its queued jobs starts";
+      return {job, PendingReason::kPaused, Message(std::move(text)), {}};
+    }
+    if (ctx_.all_links_paused[j.profile]) {
+      text = "every pool profile " + ctx_.config.profiles[j.profile].name + " links is paused (drained)";
+      return {job, PendingReason::kPaused, Message(std::move(text)), {}};
+    }
     if (j.need > ctx_.largest_linked_pool[j.profile]) {
       text = "needs " + Amount(j.need) + ", more than any pool profile " + ctx_.config.profiles[j.profile].name +
              " links can hold (largest: " + Amount(ctx_.largest_linked_pool[j.profile]) + ")";
@@ -82,7 +90,7 @@ class Explainer {
     for (uint32_t pool : ctx_.links[j.profile]) {
       if (!pools.empty()) pools += ", ";
       pools += ctx_.config.pools[pool].name + " " + Amount(state_.Free(ctx_, pool)) + " of " +
-               Amount(ctx_.pool_size[pool]);
+               Amount(ctx_.pool_size[pool]) + (ctx_.pool_paused[pool] ? " (paused)" : "");
     }
     return {PendingReason::kCapacity, Message("needs " + Amount(j.need) + "; free: " + pools)};
   }

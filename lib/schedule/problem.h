@@ -37,7 +37,7 @@ struct SchedulingInput {
   std::vector<Holding> holdings;
 };
 
-enum class PendingReason { kDisabled, kUnschedulable, kFifoBlocked, kLimit, kReservation, kCapacity };
+enum class PendingReason { kDisabled, kPaused, kUnschedulable, kFifoBlocked, kLimit, kReservation, kCapacity };
 const char* PendingReasonName(PendingReason r);
 
 struct Placement {

@@ -49,7 +49,8 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
     const auto& links = names.links[resolved.input.queued[placement.job].profile];
     out.status = JobStatus::kAssigned;
     out.pool = names.pools[placement.pool];
-    out.queue = names.queues[placement.pool];
+    const auto& queues = names.link_queues[resolved.input.queued[placement.job].profile];
+    out.queue = placement.link < queues.size() ? TextRef(queues[placement.link]) : TextRef(names.queues[placement.pool]);
     out.link = placement.link < links.size() ? TextRef(links[placement.link]) : TextRef("");
     out.message.reset();
     report.assignments.push_back(index);
@@ -86,7 +87,8 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
   for (size_t x = 0; x < config.pools.size(); ++x) {
     const Pool& pool = config.pools[x];
     report.pools.push_back({pool.name, pool.queue, pool.resources, result.pool_in_use[x],
-                            Quantity::SaturatingSub(pool.resources, result.pool_in_use[x])});
+                            pool.paused ? Quantity() : Quantity::SaturatingSub(pool.resources, result.pool_in_use[x]),
+                            pool.paused});
     if (result.pool_in_use[x] > pool.resources) overfull.emplace(pool.name, x);
   }
   // Over-full pools are reported on each running job they hold.
@@ -102,7 +104,7 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
   }
   for (size_t p = 0; p < config.policies.size(); ++p) {
     const Policy& policy = config.policies[p];
-    report.policies.push_back({policy.name, policy.reserved, policy.limit, result.policy_used[p]});
+    report.policies.push_back({policy.name, policy.reserved, policy.limit, result.policy_used[p], policy.paused});
   }
   return report;
 }

@@ -37,7 +37,8 @@ struct JobOutcome {
 
 struct PoolSummary {
   std::string name, queue;
-  Quantity size, in_use, free;  ///< free = max(0, size - in_use)
+  Quantity size, in_use, free;  ///< free = max(0, size - in_use); 0 when paused (SPEC §4)
+  bool paused = false;
 };
 
 struct PolicySummary {
@@ -45,6 +46,7 @@ struct PolicySummary {
   Quantity reserved;
   std::optional<Quantity> limit;
   Quantity used;
+  bool paused = false;
 };
 
 struct ScheduleReport {

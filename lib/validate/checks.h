@@ -66,6 +66,10 @@ std::string JoinNames(const std::vector<std::string>& names);
 
 /// duplicate-name, duplicate-link, duplicate-policy-profile, duplicate-queue.
 void CheckUniqueness(CheckContext& context);
+/// shared-queue, policy-queue-clash: pool and link queues.
+void CheckPoolQueues(CheckContext& context);
+/// mixed-queue (a warning): a pool-side queue receiving jobs of different sizes.
+void CheckQueueSizing(CheckContext& context);
 /// unknown-reference, unlinked-profile, priority-mismatch.
 void CheckReferences(CheckContext& context);
 /// bad-dynamic-parameter.

@@ -89,12 +89,14 @@ void ValidateConfig(const Config& config, const std::string& file, std::vector<F
   size_t first = findings->size();
   CheckContext context(config, file, findings);
   CheckUniqueness(context);
+  CheckPoolQueues(context);
   CheckReferences(context);
   CheckDynamicParameters(context);
   CheckLimits(context);
   // Capacity is only meaningful on a model without holes.
   if (!context.HasErrors()) CheckReservations(context);
   CheckWarnings(context);
+  CheckQueueSizing(context);
   SortFindings(findings->begin() + static_cast<std::ptrdiff_t>(first), findings->end());
 }
 

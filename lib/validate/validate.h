@@ -2,12 +2,13 @@
 /// Semantic checks of a loaded configuration (SPEC §2 "Validation").
 ///
 /// Codes (all errors unless marked): duplicate-name, duplicate-link,
-/// duplicate-policy-profile, duplicate-queue, unknown-reference,
+/// duplicate-policy-profile, duplicate-queue, shared-queue,
+/// policy-queue-clash, unknown-reference,
 /// unlinked-profile, priority-mismatch, bad-dynamic-parameter,
 /// reserved-above-limit, allotment-above-limit, allotment-too-large,
 /// reservations-unsatisfiable; warnings: fractional-pool-size,
 /// near-fraction, unused-pool, unused-profile, empty-policy,
-/// limit-below-allotment. The loader's shape codes are in config/loader.h.
+/// limit-below-allotment, mixed-queue. The loader's shape codes are in config/loader.h.
 
 #include <string>
 #include <vector>

@@ -51,7 +51,7 @@ contains out.txt "nothing to provision"
 expect 0 "$RESCFG" history --state "$STATE"
 contains out.txt "Grow the H100 pool to 16 GPUs"
 expect 0 "$RESCFG" history --state "$STATE" --format json
-[ "$(jq -c '[.current, [.revisions[].changes]]' out.txt)" = '[2,[8,1]]' ] || fail "history json: $(cat out.txt)"
+[ "$(jq -c '[.current, [.revisions[].changes]]' out.txt)" = '[2,[9,1]]' ] || fail "history json: $(cat out.txt)"
 
 # reset discards an unprovisioned local edit; textconv then shows no change.
 sed -i 's/limit: 16/limit: 12/' $CFG

@@ -74,13 +74,13 @@ expect 1 "$RESCFG" provision invalid.yaml --state st
 [ -e st ] && fail "a refused provision created the state directory"
 expect 2 "$RESCFG" provision bad-syntax.yaml --state st
 expect 0 "$RESCFG" provision "$EXAMPLE" --state st --dry-run
-contains out.txt "Dry run: would provision revision 1 (8 changes)"
+contains out.txt "Dry run: would provision revision 1 (9 changes)"
 [ -e st ] && fail "a dry run created the state directory"
 expect 1 "$RESCFG" provision "$EXAMPLE" --state st --expect-revision 3
 [ -e st ] && fail "a refused provision created the state directory"
 expect 0 "$RESCFG" provision "$EXAMPLE" --state st --expect-revision 0 -m "initial"
 contains out.txt '+ pool "H100 Half a Superpod"'
-contains out.txt "Provisioned revision 1 (8 changes) in st."
+contains out.txt "Provisioned revision 1 (9 changes) in st."
 cmp -s st/config.yaml "$SRC/testdata/gitops/worked-example.canonical.yaml" || fail "config.yaml is not canonical"
 expect 0 "$RESCFG" provision "$SRC/testdata/gitops/worked-example-reformatted.yaml" --state st
 contains out.txt "Revision 1 is up to date; nothing to provision."
@@ -121,7 +121,7 @@ contains err.txt "not a rescfg state directory"
 # An empty state directory: diff against nothing, history empty.
 mkdir empty
 expect 1 "$RESCFG" diff "$EXAMPLE" --state empty
-contains out.txt "8 changes: 8 added"
+contains out.txt "9 changes: 9 added"
 expect 0 "$RESCFG" history --state empty
 contains out.txt "Nothing has been provisioned"
 expect 2 "$RESCFG" reset --state empty
@@ -134,7 +134,7 @@ contains out.txt "bigger pools second line"
 [ "$(grep -c . out.txt)" = 3 ] || fail "history text should have a header and two rows"
 expect 0 "$RESCFG" history --state st --format json
 [ "$(jq -c '[.current, [.revisions[].revision], .revisions[1].message, .revisions[0].changes]' out.txt)" = \
-  '[2,[1,2],"bigger pools\nsecond line",8]' ] || fail "history json: $(cat out.txt)"
+  '[2,[1,2],"bigger pools\nsecond line",9]' ] || fail "history json: $(cat out.txt)"
 [ "$(jq -r '.revisions[1].sha256' out.txt)" = "$(sha256sum st/revisions/000002.yaml | cut -d' ' -f1)" ] \
   || fail "history sha256 is not the revision file's"
 jq -r '.revisions[0].time' out.txt | grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' \
@@ -172,7 +172,7 @@ expect 2 "$RESCFG" status --config invalid.yaml
 # graph: mermaid and dot.
 expect 0 "$RESCFG" graph --config "$EXAMPLE"
 contains out.txt "flowchart LR"
-contains out.txt 'profile2 -->|"link 2: 4 GPU H100, execution 2"| pool1'
+contains out.txt 'profile2 -->|"link 2: 4 GPU H100, execution 2, queue h100-4gpu"| pool1'
 contains out.txt 'policy1 -->|"priority 2, queue Research/4xGPU"| profile2'
 cmp -s out.txt "$SRC/testdata/gitops/worked-example.mmd" || fail "graph differs from testdata/gitops/worked-example.mmd"
 expect 0 "$RESCFG" graph --config "$EXAMPLE" --format dot

@@ -56,7 +56,7 @@ void showValue(const Scenario& s, std::ostream& os) {
   const Config& c = *s.config;
   os << "enabled: " << c.enabled << "\n";
   for (const auto& pool : c.pools) {
-    os << "pool " << pool.name << " size " << pool.resources.ToString() << " exec [";
+    os << "pool " << pool.name << " size " << pool.resources.ToString() << (pool.paused ? " paused" : "") << " exec [";
     for (const auto& r : *pool.execution_priority) os << " " << r.name;
     os << " ]\n";
   }
@@ -71,7 +71,7 @@ void showValue(const Scenario& s, std::ostream& os) {
   }
   for (const auto& policy : c.policies) {
     os << "policy " << policy.name << " reserved " << policy.reserved.ToString() << " limit "
-       << (policy.limit ? policy.limit->ToString() : "-") << " profiles [";
+       << (policy.limit ? policy.limit->ToString() : "-") << (policy.paused ? " paused" : "") << " profiles [";
     for (const auto& e : policy.profiles) os << " " << e.profile;
     os << " ]\n";
   }
@@ -100,6 +100,7 @@ rc::Gen<Scenario> GenScenario() {
       Pool pool;
       pool.name = "pool-" + std::to_string(x);
       pool.resources = crowded ? *OneOf({"2", "3", "4", "5/2"}) : *OneOf({"1", "2", "3", "4", "8", "1/2", "3/2", "7/2"});
+      pool.paused = *rc::gen::inRange(0, 8) == 0;  // drained
       c.pools.push_back(pool);
     }
     for (int r = 0; r < profiles; ++r) {
@@ -114,7 +115,7 @@ rc::Gen<Scenario> GenScenario() {
       int count = *rc::gen::inRange(1, pools + 1);
       Quantity largest;
       for (int i = 0; i < count; ++i) {
-        profile.links.push_back({c.pools[order[i]].name, "link-" + std::to_string(i), {}, {}, {}});
+        profile.links.push_back(LinkTo(c.pools[order[i]].name, "link-" + std::to_string(i)));
         largest = std::max(largest, c.pools[order[i]].resources);
       }
       if (!profile.dynamic_parameter && profile.allotment > largest) profile.allotment = Q("1/7");
@@ -138,6 +139,7 @@ rc::Gen<Scenario> GenScenario() {
         Quantity limit = *OneOf({"1", "2", "4", "8", "7/2"});
         if (limit >= policy.reserved && limit >= largest_fixed) policy.limit = limit;
       }
+      policy.paused = *rc::gen::inRange(0, 8) == 0;  // frozen
       c.policies.push_back(policy);
     }
     // Jointly honourable reservations: drop reservations until Hall holds.

@@ -73,11 +73,22 @@ State Semantics::Initial() const {
 }
 
 Quantity Semantics::Free(const State& s, uint32_t pool) const {
+  if (in_.config->pools[pool].paused) return Quantity();  // a drained pool has no room
   return Quantity::SaturatingSub(in_.config->pools[pool].resources, s.held[pool]);
+}
+
+bool Semantics::Paused(uint32_t job) const {
+  const QueuedJob& j = in_.queued[job];
+  if (in_.config->policies[j.policy].paused) return true;
+  for (uint32_t x : links_[j.profile]) {
+    if (!in_.config->pools[x].paused) return false;
+  }
+  return true;
 }
 
 bool Semantics::Schedulable(uint32_t job) const {
   const QueuedJob& j = in_.queued[job];
+  if (Paused(job)) return false;
   bool fits_some_pool = false;
   for (uint32_t x : links_[j.profile]) fits_some_pool |= j.need <= in_.config->pools[x].resources;
   return fits_some_pool && j.need <= Limit(j.policy);
@@ -206,6 +217,8 @@ SchedulingResult Schedule(const SchedulingInput& in) {
     PendingReason reason = PendingReason::kCapacity;
     if (!c.enabled) {
       reason = PendingReason::kDisabled;
+    } else if (sem.Paused(k)) {
+      reason = PendingReason::kPaused;
     } else if (!sem.Schedulable(k)) {
       reason = PendingReason::kUnschedulable;
     } else if (c.profiles[j.profile].queueing == Queueing::kStrictFIFO && sem.QueueHead(s, k) != k) {

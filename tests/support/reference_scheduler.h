@@ -23,6 +23,8 @@ class Semantics {
   explicit Semantics(const SchedulingInput& input);
   State Initial() const;
   bool Schedulable(uint32_t job) const;
+  /// Its policy is paused, or every pool it links.
+  bool Paused(uint32_t job) const;
   /// Rules 1–3 for `job` in `pool` (which must be linked).
   bool Admissible(const State& s, uint32_t job, uint32_t pool) const;
   /// First admissible linked pool, honouring StrictFIFO; link index.

@@ -1,0 +1,49 @@
+#include "config/k8s_names.h"
+
+namespace rescfg {
+namespace {
+
+bool Alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool LowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+}  // namespace
+
+std::string Dns1123SubdomainProblem(std::string_view text) {
+  if (text.empty()) return "it is empty";
+  if (text.size() > 253) return "it is longer than 253 characters";
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t dot = text.find('.', start);
+    std::string_view label = text.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (label.empty()) return "it has an empty part between dots";
+    if (!LowerAlnum(label.front()) || !LowerAlnum(label.back())) {
+      return "each part must start and end with a lowercase letter or digit";
+    }
+    for (char c : label) {
+      if (!LowerAlnum(c) && c != '-') return "only lowercase letters, digits, '-' and '.' are allowed";
+    }
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return "";
+}
+
+std::string QualifiedNameProblem(std::string_view name) {
+  std::string_view local = name;
+  if (size_t slash = name.find('/'); slash != std::string_view::npos) {
+    std::string problem = Dns1123SubdomainProblem(name.substr(0, slash));
+    if (!problem.empty()) return "its prefix is not a DNS subdomain: " + problem;
+    local = name.substr(slash + 1);
+  }
+  if (local.empty()) return "the name after the prefix is empty";
+  if (local.size() > 63) return "the name after the prefix is longer than 63 characters";
+  if (!Alnum(local.front()) || !Alnum(local.back())) return "it must start and end with a letter or digit";
+  for (char c : local) {
+    if (!Alnum(c) && c != '-' && c != '_' && c != '.') return "only letters, digits, '-', '_' and '.' are allowed";
+  }
+  return "";
+}
+
+std::string ResourceNameProblem(std::string_view name) { return QualifiedNameProblem(name); }
+
+}  // namespace rescfg

@@ -1,0 +1,27 @@
+#pragma once
+/// Which strings rescfg stores (SPEC §2): valid UTF-8 once YAML escapes are
+/// decoded, no noncharacter U+FFFE or U+FFFF, and no control characters in
+/// names; free text (descriptions) may hold line breaks and tabs.
+///
+/// yaml-cpp decodes some escapes to bytes that are not UTF-8 ("\_" and
+/// "\N" become the single bytes A0 and 85), so the check runs on the
+/// decoded value, not on the file.
+
+#include <string>
+#include <string_view>
+
+namespace rescfg {
+
+enum class TextKind {
+  kName,      ///< names, queues, parameter paths: no control character at all
+  kFreeText,  ///< descriptions: line breaks (LF, CR) and tabs allowed
+};
+
+/// Why `text` cannot be stored as `kind`, or "" when it can. The message
+/// names the offending character and its byte offset.
+std::string TextProblem(std::string_view text, TextKind kind);
+
+/// A hint for a TextProblem: how to write the character instead.
+std::string TextProblemHint(std::string_view text);
+
+}  // namespace rescfg
