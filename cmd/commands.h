@@ -93,6 +93,16 @@ struct GraphOptions {
 };
 int RunGraph(const GraphOptions& options);
 
+struct ExportOptions {
+  std::string target;            ///< clearml-agent | kueue
+  ConfigSource config;
+  std::string output;            ///< -o FILE, written atomically; "" is stdout
+  std::string format = "yaml";   ///< yaml (the documents) | json (documents and findings as data)
+  std::string mode = "k8s-glue"; ///< clearml-agent: k8s-glue | daemon
+  std::string pool;              ///< clearml-agent: only this pool
+};
+int RunExport(const ExportOptions& options);
+
 /// What `rescfg completion` needs to know about the command line. main.cc
 /// fills it from the parser itself, so the scripts cannot drift from it.
 struct CompletionFlag {

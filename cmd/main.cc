@@ -177,6 +177,21 @@ int main(int argc, char** argv) {
   graph_cmd->add_option("--format,-f", graph.format, "mermaid or dot")->check(CLI::IsMember({"mermaid", "dot"}));
   graph_cmd->callback([&] { exit_code = RunGraph(graph); });
 
+  ExportOptions export_options;
+  auto* export_cmd = app.add_subcommand("export", "Write what the engines that enforce a configuration need: ClearML agents, Kueue");
+  export_cmd->add_option("TARGET", export_options.target, "clearml-agent or kueue")
+      ->required()->check(CLI::IsMember({"clearml-agent", "kueue"}));
+  AddConfigSource(export_cmd, &export_options.config);
+  export_cmd->add_option("--output,-o", export_options.output, "Write the documents to FILE atomically instead of stdout");
+  export_cmd->add_option("--format,-f", export_options.format, "yaml (the documents) or json (documents and findings as data)")
+      ->check(CLI::IsMember({"yaml", "json"}));
+  export_cmd->add_option("--mode", export_options.mode, "clearml-agent: k8s-glue (Helm values) or daemon (command lines)")
+      ->check(CLI::IsMember({"k8s-glue", "daemon"}));
+  export_cmd->add_option("--pool", export_options.pool, "clearml-agent: only this pool");
+  export_cmd->footer("Example: rescfg export clearml-agent --config resources.yaml -o values.yaml\n"
+                     "Exit: 0 faithful, 1 approximated (findings on stderr), 2 unusable input.");
+  export_cmd->callback([&] { exit_code = RunExport(export_options); });
+
   CompletionOptions completion;
   auto* completion_cmd = app.add_subcommand("completion", "Print a shell completion script for bash or zsh");
   completion_cmd->add_option("SHELL", completion.shell, "bash or zsh")->required()->check(CLI::IsMember({"bash", "zsh"}));

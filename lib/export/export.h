@@ -1,0 +1,29 @@
+#pragma once
+/// What every export (SPEC §7) returns: the documents for the engine that
+/// enforces a configuration, and what it could not express exactly.
+
+#include <string>
+#include <vector>
+
+#include "finding.h"
+
+namespace rescfg {
+
+/// One point the engine cannot express as the configuration says: where in
+/// the configuration it is, and what the export did instead.
+struct ExportFinding {
+  std::string path;     ///< configuration path, e.g. pools[H100].gpuFractions
+  Mark mark;            ///< where that path is written, when known
+  std::string message;  ///< what is lost or approximated, and how
+  std::string hint;     ///< what to change so the export is faithful; may be empty
+};
+
+struct ExportResult {
+  std::string text;                    ///< the documents, ready to write
+  std::vector<ExportFinding> findings; ///< empty: the export is faithful (exit 0)
+  /// Set when the configuration cannot be exported at all (exit 2, nothing
+  /// written): the reason, e.g. names that collide once made DNS-1123 labels.
+  std::vector<Finding> errors;
+};
+
+}  // namespace rescfg
