@@ -8,8 +8,11 @@
 
 namespace rescfg::cmd {
 
-/// Exit codes shared by every command, like diff(1).
-enum ExitCode : int { kExitOk = 0, kExitFindings = 1, kExitUnusable = 2 };
+/// Exit codes shared by every command, like diff(1). kExitPartial: a
+/// provision was committed, but a later step (the config.yaml copy, the
+/// report on standard output) failed; the state is consistent at the new
+/// revision.
+enum ExitCode : int { kExitOk = 0, kExitFindings = 1, kExitUnusable = 2, kExitPartial = 3 };
 
 struct ValidateOptions {
   std::vector<std::string> files;
@@ -49,7 +52,8 @@ struct DiffOptions {
 int RunDiff(const DiffOptions& options);
 
 struct ProvisionOptions {
-  std::string file;
+  std::string file;                ///< the configuration; "" with `plan`
+  std::string plan;                ///< --plan PLAN: apply this plan instead of a file
   std::string state_dir = ".rescfg";
   bool dry_run = false;
   std::string message;
@@ -59,10 +63,21 @@ struct ProvisionOptions {
 };
 int RunProvision(const ProvisionOptions& options);
 
+struct PlanOptions {
+  std::string file;
+  std::string state_dir = ".rescfg";
+  std::string output;              ///< -o PLAN, written atomically; "-" is stdout
+  std::string message;             ///< stored in the plan, for the history
+  bool strict = false;
+  int lock_timeout_seconds = 10;
+};
+int RunPlan(const PlanOptions& options);
+
 struct ResetOptions {
   std::string state_dir = ".rescfg";
   std::string output;              ///< "" is stdout
   std::optional<long> revision;
+  bool canonical = false;          ///< the canonical form instead of the source text
   int lock_timeout_seconds = 10;
 };
 int RunReset(const ResetOptions& options);
@@ -127,6 +142,10 @@ struct CompletionOptions {
   std::vector<CompletionCommand> commands;
 };
 int RunCompletion(const CompletionOptions& options);
+
+/// Opens /dev/null on any of the descriptors 0, 1 and 2 that is closed, so
+/// that no file opened later takes their place. First thing in main().
+void MakeStandardStreamsSafe();
 
 /// Sets up spdlog on stderr: "rescfg: error: ..." lines; verbosity from -v/-q.
 void SetUpLogging(int verbosity, bool quiet);

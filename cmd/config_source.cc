@@ -1,8 +1,11 @@
 #include "config_source.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 
 #include "config/loader.h"
+#include "file_io.h"
+#include "input_limits.h"
 #include "jobs/loader.h"
 #include "schedule/report.h"
 #include "state/state_store.h"
@@ -24,9 +27,10 @@ void LogFindings(const std::vector<Finding>& findings) {
 
 std::string StateDirOrDefault(const std::string& dir) { return dir.empty() ? ".rescfg" : dir; }
 
-std::optional<Config> LoadConfigForCommand(const std::string& path, int invalid_exit, int* exit_code,
-                                           std::vector<Finding>* findings, bool log_warnings) {
-  LoadedConfig loaded = LoadValidConfig(path);
+namespace {
+
+std::optional<Config> Report(LoadedConfig loaded, const std::string& path, int invalid_exit, int* exit_code,
+                             std::vector<Finding>* findings, bool log_warnings) {
   if (findings) *findings = loaded.findings;
   std::vector<Finding> shown;
   for (const auto& f : loaded.findings) {
@@ -40,6 +44,25 @@ std::optional<Config> LoadConfigForCommand(const std::string& path, int invalid_
   return loaded.config;
 }
 
+}  // namespace
+
+std::optional<Config> LoadConfigForCommand(const std::string& path, int invalid_exit, int* exit_code,
+                                           std::vector<Finding>* findings, bool log_warnings) {
+  return Report(LoadValidConfig(path), path, invalid_exit, exit_code, findings, log_warnings);
+}
+
+std::optional<std::string> ReadConfigSource(const std::string& path) {
+  std::string error;
+  auto text = ReadWholeFile(path, &error, CurrentLimits().config_bytes);
+  if (!text) LogFindings({{"unreadable", Severity::kError, DisplayName(path), {}, "", error, ""}});
+  return text;
+}
+
+std::optional<Config> LoadConfigTextForCommand(std::string_view text, const std::string& file, int invalid_exit,
+                                               int* exit_code, std::vector<Finding>* findings) {
+  return Report(LoadValidConfigText(text, file), file, invalid_exit, exit_code, findings, true);
+}
+
 std::optional<StateStore> OpenStateForReading(const std::string& dir, int lock_timeout_seconds) {
   std::string error;
   auto store = StateStore::Open(dir, StateStore::Access::kRead, lock_timeout_seconds, &error);
@@ -49,6 +72,26 @@ std::optional<StateStore> OpenStateForReading(const std::string& dir, int lock_t
   }
   for (const auto& note : store->notes()) spdlog::warn("{}: {}", dir, note);
   return store;
+}
+
+bool PathExists(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+bool OpenStateForChange(const std::string& dir, bool write, int lock_timeout_seconds,
+                        std::optional<StateStore>* store) {
+  if (!write && !PathExists(dir)) return true;
+  std::string error;
+  *store = StateStore::Open(dir, write ? StateStore::Access::kWrite : StateStore::Access::kRead,
+                            lock_timeout_seconds, &error);
+  if (*store && !write && !(*store)->VerifyAll(&error)) store->reset();
+  if (!*store) {
+    spdlog::error("{}", error);
+    return false;
+  }
+  for (const auto& note : (*store)->notes()) spdlog::warn("{}: {}", dir, note);
+  return true;
 }
 
 std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* label) {

@@ -33,8 +33,26 @@ std::optional<Config> LoadConfigForCommand(const std::string& path, int invalid_
                                            std::vector<Finding>* findings = nullptr,
                                            bool log_warnings = true);
 
+/// A configuration file's text, read whole under the configuration size
+/// limit ("-" is standard input); nullopt (error logged) when unreadable.
+std::optional<std::string> ReadConfigSource(const std::string& path);
+
+/// LoadConfigForCommand on text already read; `file` names it in messages.
+std::optional<Config> LoadConfigTextForCommand(std::string_view text, const std::string& file, int invalid_exit,
+                                               int* exit_code, std::vector<Finding>* findings = nullptr);
+
 /// Opens the state directory for reading, logging leftovers of an
 /// interrupted provision as warnings; nullopt (error logged) when unusable.
 std::optional<StateStore> OpenStateForReading(const std::string& dir, int lock_timeout_seconds);
+
+/// Opens the state directory a provision or a plan works on, verifying all
+/// of it (StateStore::VerifyAll): for writing, creating it when missing; for
+/// reading (a dry run, a plan), leaving `*store` empty when it does not
+/// exist yet (revision 0). False (error logged) when it is unusable.
+bool OpenStateForChange(const std::string& dir, bool write, int lock_timeout_seconds,
+                        std::optional<StateStore>* store);
+
+/// True when `path` names an existing file system entry.
+bool PathExists(const std::string& path);
 
 }  // namespace rescfg::cmd

@@ -3,7 +3,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "commands.h"
 #include "config_source.h"
@@ -18,17 +20,15 @@ int RunHistory(const HistoryOptions& options) {
   auto store = OpenStateForReading(dir, options.lock_timeout_seconds);
   if (!store) return kExitUnusable;
   std::string error;
-  for (const auto& entry : store->history()) {
-    if (!store->ReadRevision(entry.revision, &error)) {
-      spdlog::error("{}", error);
-      return kExitUnusable;
-    }
+  if (!store->VerifyAll(&error)) {
+    spdlog::error("{}", error);
+    return kExitUnusable;
   }
   std::string out;
   if (options.format == "json") {
     JsonWriter json(2);
     json.BeginObject().Field("current", int64_t(store->revision())).Key("revisions").BeginArray();
-    for (const auto& e : store->history()) WriteHistoryEntry(json, e);
+    for (const auto& e : store->history()) WriteHistoryEntry(json, e, HistoryForm::kOutput);
     json.EndArray().EndObject();
     out = json.str() + "\n";
   } else if (store->history().empty()) {
@@ -45,8 +45,11 @@ int RunHistory(const HistoryOptions& options) {
     }
     out = table.Render();
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return std::fflush(stdout) == 0 ? kExitOk : kExitUnusable;
+  if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0) {
+    spdlog::error("cannot write to standard output: {}", std::strerror(errno));
+    return kExitUnusable;
+  }
+  return kExitOk;
 }
 
 }  // namespace rescfg::cmd

@@ -5,7 +5,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <charconv>
 #include <iostream>
+#include <limits>
 
 #include "commands.h"
 #include "input_limits.h"
@@ -66,6 +68,45 @@ CompletionFlag DescribeOption(const CLI::Option* opt) {
   return flag;
 }
 
+/// SPEC §6: an empty or malformed option value is a command-line error
+/// (exit 2). Every value option refuses an empty value; a number must be
+/// written in decimal digits only (no sign, blank, hex or exponent) and fit
+/// its type: nothing is clamped.
+CLI::Validator NonEmptyValue() {
+  return CLI::Validator([](std::string& value) { return value.empty() ? std::string("empty value") : std::string(); },
+                        "");
+}
+
+CLI::Validator WholeNumber(int64_t min, int64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& value) -> std::string {
+        int64_t n = 0;
+        const char* end = value.data() + value.size();
+        const bool digits = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+        auto [ptr, ec] = std::from_chars(value.data(), end, n);
+        if (!digits) return "'" + value + "' is not a whole number written in decimal digits";
+        if (ec != std::errc() || ptr != end || n < min || n > max) {
+          return "'" + value + "' is out of range (" + std::to_string(min) + " to " + std::to_string(max) + ")";
+        }
+        return "";
+      },
+      "");
+}
+
+/// Adds the checks above to every value option of `app`'s commands. Free
+/// text (--message) may be empty: "" is the default message.
+void CheckOptionValues(CLI::App* app) {
+  for (CLI::App* sub : app->get_subcommands({})) {
+    for (CLI::Option* opt : sub->get_options()) {
+      if (opt->get_items_expected_max() == 0 || opt->check_lname("message")) continue;
+      opt->check(NonEmptyValue());
+      if (opt->check_lname("lock-timeout")) opt->check(WholeNumber(0, std::numeric_limits<int>::max()));
+      if (opt->check_lname("expect-revision")) opt->check(WholeNumber(0, std::numeric_limits<long>::max()));
+      if (opt->check_lname("revision")) opt->check(WholeNumber(1, std::numeric_limits<long>::max()));
+    }
+  }
+}
+
 CompletionCommand DescribeCommand(const CLI::App* app) {
   CompletionCommand command{app->get_name(), app->get_description(), {}, {}};
   for (const CLI::Option* opt : app->get_options()) {
@@ -83,6 +124,7 @@ CompletionCommand DescribeCommand(const CLI::App* app) {
 
 int main(int argc, char** argv) {
   using namespace rescfg::cmd;
+  MakeStandardStreamsSafe();
   CLI::App app{"rescfg: validate, diff, provision and schedule a GPU resource configuration kept in git"};
   app.set_version_flag("--version", std::string("rescfg ") + RESCFG_VERSION);
   app.footer(kFooter);
@@ -131,7 +173,9 @@ int main(int argc, char** argv) {
 
   ProvisionOptions provision;
   auto* provision_cmd = app.add_subcommand("provision", "Validate a configuration and store it as the next revision");
-  provision_cmd->add_option("FILE", provision.file, "Configuration file")->required();
+  auto* provision_file = provision_cmd->add_option("FILE", provision.file, "Configuration file");
+  provision_cmd->add_option("--plan", provision.plan, "Apply this plan (from rescfg plan) instead of a FILE")
+      ->excludes(provision_file);
   provision_cmd->add_option("--state", provision.state_dir, "State directory")->default_str(".rescfg");
   provision_cmd->add_flag("--dry-run,-n", provision.dry_run, "Show what would change; write nothing");
   provision_cmd->add_option("--message,-m", provision.message, "Message stored in the history");
@@ -139,15 +183,30 @@ int main(int argc, char** argv) {
                             "Refuse unless the current revision is N (0: nothing provisioned yet)");
   provision_cmd->add_flag("--strict", provision.strict, "Refuse on warnings too");
   provision_cmd->add_option("--lock-timeout", provision.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
-  provision_cmd->footer("Example: rescfg provision resources.yaml --state .rescfg --expect-revision 4 -m \"merge #123\"\n"
-                        "Exit: 0 provisioned or nothing to change, 1 refused (invalid, revision mismatch), 2 unusable input or state.");
+  provision_cmd->footer("Example: rescfg provision --plan plan.json --state .rescfg -m \"merge #123\"\n"
+                        "Exit: 0 provisioned or nothing to change, 1 refused (invalid, revision or plan base mismatch; state untouched),\n"
+                        "2 unusable input, plan or state (state untouched), 3 provisioned, but a later step failed.");
   provision_cmd->callback([&] { exit_code = RunProvision(provision); });
+
+  PlanOptions plan;
+  auto* plan_cmd = app.add_subcommand("plan", "Save what provision would do, to apply exactly that with provision --plan");
+  plan_cmd->add_option("FILE", plan.file, "Configuration file")->required();
+  plan_cmd->add_option("--state", plan.state_dir, "State directory (need not exist yet: revision 0)")->default_str(".rescfg");
+  plan_cmd->add_option("--output,-o", plan.output, "Write the plan to FILE atomically (- for stdout)")->required();
+  plan_cmd->add_option("--message,-m", plan.message, "Message stored in the history when the plan is applied");
+  plan_cmd->add_flag("--strict", plan.strict, "Refuse on warnings too");
+  plan_cmd->add_option("--lock-timeout", plan.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
+  plan_cmd->footer("Example: rescfg plan resources.yaml --state /srv/rescfg -o plan.json\n"
+                   "Exit: 0 plan written, 1 refused (invalid configuration, --strict warnings), 2 unusable input or state,\n"
+                   "3 plan written, but its summary could not be printed.");
+  plan_cmd->callback([&] { exit_code = RunPlan(plan); });
 
   ResetOptions reset;
   auto* reset_cmd = app.add_subcommand("reset", "Write the provisioned (or an earlier) configuration back out");
   reset_cmd->add_option("--state", reset.state_dir, "State directory")->default_str(".rescfg");
   reset_cmd->add_option("--output,-o", reset.output, "Write to FILE atomically instead of stdout");
   reset_cmd->add_option("--revision,-r", reset.revision, "Revision to write (default: the current one)");
+  reset_cmd->add_flag("--canonical", reset.canonical, "Write the canonical form instead of the source text as provisioned");
   reset_cmd->add_option("--lock-timeout", reset.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
   reset_cmd->callback([&] { exit_code = RunReset(reset); });
 
@@ -202,6 +261,7 @@ int main(int argc, char** argv) {
     exit_code = RunCompletion(completion);
   });
 
+  CheckOptionValues(&app);
   app.parse_complete_callback([&] {
     SetUpLogging(verbosity, quiet);
     if (std::string error = rescfg::ApplyLimitsFromEnvironment(); !error.empty()) {

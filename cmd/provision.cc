@@ -1,87 +1,114 @@
-/// `rescfg provision`: validate a configuration and store it as the next
-/// revision of the state directory (created on the first provision).
+/// `rescfg provision`: validate a configuration (a file, or the one a plan
+/// carries) and store it as the next revision of the state directory
+/// (created on the first provision).
 
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
-#include <sys/stat.h>
+#include <cstring>
 
 #include "commands.h"
 #include "config/canonical.h"
 #include "config_source.h"
 #include "diff/config_diff.h"
+#include "file_io.h"
+#include "state/crash_point.h"
+#include "state/plan.h"
+#include "state/sha256.h"
 #include "state/state_store.h"
 
 namespace rescfg::cmd {
 namespace {
 
-void Print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
-
-bool DirectoryExists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
+/// Writes `text` to standard output at once; false with `error` set when
+/// it cannot be written.
+bool Report(const std::string& text, std::string* error) {
+  if (AtWriteFault() || std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
+      std::fflush(stdout) != 0) {
+    *error = std::string("cannot write to standard output: ") + std::strerror(errno);
+    return false;
+  }
+  return true;
 }
 
-}  // namespace
+/// What is to be provisioned: from a file or from a plan.
+struct Proposal {
+  std::string source, canonical, message;
+  Config config;
+  const Plan* plan = nullptr;  ///< set when applying a plan
+};
 
-int RunProvision(const ProvisionOptions& options) {
-  int exit_code = kExitOk;
-  std::vector<Finding> findings;
-  auto config = LoadConfigForCommand(options.file, kExitFindings, &exit_code, &findings);
-  if (!config) {
-    spdlog::error("not provisioned: the state is unchanged");
-    return exit_code;
+/// True when the state's last revision is this plan, applied onto its base
+/// (a merge job run again).
+bool AlreadyApplied(const Plan& plan, const StateStore* store) {
+  if (!store || plan.up_to_date() || store->revision() != plan.revision) return false;
+  const auto& history = store->history();
+  return history.back().sha256 == Sha256Hex(plan.canonical) &&
+         (plan.base_revision == 0 || history[plan.base_revision - 1].sha256 == plan.base_sha256);
+}
+
+/// Refuses (exit 1) a state that is no longer where the plan was made.
+bool AtPlanBase(const Plan& plan, long current, const std::string& current_sha, const std::string& dir) {
+  if (current == plan.base_revision && current_sha == plan.base_sha256) return true;
+  if (current == plan.base_revision) {
+    spdlog::error("not provisioned: revision {} of '{}' is not the one the plan was made against (sha256 {}, plan "
+                  "{}); make a new plan",
+                  current, dir, current_sha.substr(0, 12), plan.base_sha256.substr(0, 12));
+  } else {
+    spdlog::error("not provisioned: '{}' is at revision {}, the plan was made against revision {}; someone "
+                  "provisioned in between: make a new plan and review it",
+                  dir, current, plan.base_revision);
   }
-  size_t warnings = findings.size();  // only warnings remain in a valid configuration
-  if (options.strict && warnings > 0) {
-    spdlog::error("not provisioned: {} warning{} and --strict", warnings, warnings == 1 ? "" : "s");
+  return false;
+}
+
+int Provision(const ProvisionOptions& options, const Proposal& proposal) {
+  const std::string dir = StateDirOrDefault(options.state_dir);
+  const bool exists = PathExists(dir);
+  const long expected_base = proposal.plan ? proposal.plan->base_revision : options.expect_revision.value_or(0);
+  if (!exists && (proposal.plan || options.expect_revision) && expected_base != 0) {
+    spdlog::error("not provisioned: '{}' does not exist (revision 0), not revision {} as expected", dir, expected_base);
     return kExitFindings;
   }
-  const std::string dir = StateDirOrDefault(options.state_dir);
-  const std::string canonical = WriteCanonical(*config);
-
-  std::string error;
   std::optional<StateStore> store;
-  const bool exists = DirectoryExists(dir);
-  if (!exists && options.expect_revision && *options.expect_revision != 0) {
-    spdlog::error("not provisioned: '{}' does not exist (revision 0), not revision {} as expected", dir,
+  if (!OpenStateForChange(dir, !options.dry_run, options.lock_timeout_seconds, &store)) return kExitUnusable;
+  const long current = store ? store->revision() : 0;
+  if (options.expect_revision && *options.expect_revision != current) {
+    spdlog::error("not provisioned: the current revision of '{}' is {}, not {} as expected", dir, current,
                   *options.expect_revision);
     return kExitFindings;
   }
-  if (!options.dry_run || exists) {
-    store = StateStore::Open(dir, options.dry_run ? StateStore::Access::kRead : StateStore::Access::kWrite,
-                             options.lock_timeout_seconds, &error);
-    if (!store) {
+  if (proposal.plan && AlreadyApplied(*proposal.plan, store ? &*store : nullptr)) {
+    std::string error;
+    if (!Report("The plan is already applied: revision " + std::to_string(current) + "; nothing to provision.\n",
+                &error)) {
       spdlog::error("{}", error);
       return kExitUnusable;
     }
-    for (const auto& note : store->notes()) spdlog::warn("{}: {}", dir, note);
+    return kExitOk;
   }
-  const long current = store ? store->revision() : 0;
-  if (options.expect_revision && *options.expect_revision != current) {
-    spdlog::error("not provisioned: the current revision of '{}' is {}, not {} as expected", dir,
-                  current, *options.expect_revision);
+  if (proposal.plan && !AtPlanBase(*proposal.plan, current, store ? store->revision_sha256() : "", dir)) {
     return kExitFindings;
   }
-  std::optional<Config> old_config;
-  if (store) {
-    old_config = store->ReadConfig(current, &error, /*validate=*/false);
-  } else {
-    old_config = Config{};
-    ApplyDefaults(*old_config);
-  }
-  if (!old_config) {
+  std::string error;
+  auto change = PlanChange(store ? &*store : nullptr, proposal.config, proposal.canonical, &error);
+  if (!change) {
     spdlog::error("{}", error);
     return kExitUnusable;
   }
-  ConfigDiff diff = DiffConfigs(*old_config, *config);
-  Print(RenderDiffText(diff));
-  std::string old_text;
-  if (current > 0) old_text = store->ReadRevision(current, &error).value_or("");
-  // Up to date: the same canonical text, or no change that means anything
-  // (a new order of pools is none).
-  if (current > 0 && (old_text == canonical || diff.empty())) {
-    Print("Revision " + std::to_string(current) + " is up to date; nothing to provision.\n");
+  // The diff goes out before anything is written: when standard output
+  // cannot be written, nothing has happened yet.
+  if (!Report(RenderDiffText(change->diff), &error)) {
+    spdlog::error("not provisioned: {}; the state is unchanged", error);
+    return kExitUnusable;
+  }
+  if (change->up_to_date) {
+    if (!Report("Revision " + std::to_string(current) + " is up to date; nothing to provision.\n", &error)) {
+      spdlog::error("{}", error);
+      return kExitUnusable;
+    }
     if (!options.dry_run && store->config_copy_stale()) {
       spdlog::warn("{}: completing the interrupted provision of revision {}: rewriting config.yaml", dir, current);
       if (!store->RewriteConfigCopy(&error)) {
@@ -91,19 +118,121 @@ int RunProvision(const ProvisionOptions& options) {
     }
     return kExitOk;
   }
-  const std::string count = std::to_string(diff.changes.size()) +
-                            (diff.changes.size() == 1 ? " change" : " changes");
+  const size_t changes = change->diff.changes.size();
+  const std::string count = std::to_string(changes) + (changes == 1 ? " change" : " changes");
   if (options.dry_run) {
-    Print("Dry run: would provision revision " + std::to_string(current + 1) + " (" + count +
-          ") in " + dir + ".\n");
+    if (!Report("Dry run: would provision revision " + std::to_string(current + 1) + " (" + count + ") in " + dir +
+                    ".\n",
+                &error)) {
+      spdlog::error("{}", error);
+      return kExitUnusable;
+    }
     return kExitOk;
   }
-  if (!store->Commit(canonical, options.message, static_cast<long>(diff.changes.size()), &error)) {
-    spdlog::error("{}", error);
+  StateStore::NewRevision next{proposal.canonical, proposal.source, proposal.message, static_cast<long>(changes)};
+  const long revision = current + 1;
+  switch (store->Commit(next, &error)) {
+    case StateStore::CommitResult::kCommitted: break;
+    case StateStore::CommitResult::kRefused:
+      spdlog::error("not provisioned: {}; this is a bug in rescfg, please report it; the state is unchanged", error);
+      return kExitUnusable;
+    case StateStore::CommitResult::kNotCommitted:
+      spdlog::error("not provisioned: {}; the state is unchanged (revision {})", error, current);
+      return kExitUnusable;
+    case StateStore::CommitResult::kCommittedCopyFailed:
+      spdlog::error("provisioned revision {}, but config.yaml could not be rewritten: {}; the state is consistent "
+                    "at revision {} and the next provision rewrites config.yaml",
+                    revision, error, revision);
+      return kExitPartial;
+  }
+  if (!Report("Provisioned revision " + std::to_string(revision) + " (" + count + ") in " + dir + ".\n", &error)) {
+    spdlog::error("provisioned revision {}, but its report was lost: {}; the state is consistent at revision {}",
+                  revision, error, revision);
+    return kExitPartial;
+  }
+  return kExitOk;
+}
+
+/// The configuration a plan carries, checked again under this binary.
+std::optional<Proposal> FromPlan(const ProvisionOptions& options, Plan* plan, int* exit_code) {
+  std::string error;
+  auto text = ReadWholeFile(options.plan, &error);
+  std::optional<Plan> parsed;
+  if (text) parsed = ParsePlan(*text, &error);
+  if (!parsed) {
+    spdlog::error("{}: unusable plan: {}", DisplayName(options.plan), error);
+    *exit_code = kExitUnusable;
+    return std::nullopt;
+  }
+  *plan = std::move(*parsed);
+  Proposal proposal;
+  proposal.plan = plan;
+  proposal.source = plan->source;
+  proposal.message = options.message.empty() ? plan->message : options.message;
+  std::vector<Finding> findings;
+  auto config = LoadConfigTextForCommand(plan->source, plan->file + " (in " + DisplayName(options.plan) + ")",
+                                         kExitFindings, exit_code, &findings);
+  if (!config) {
+    spdlog::error("not provisioned: the plan's configuration is not valid under this version of rescfg; the "
+                  "state is unchanged");
+    return std::nullopt;
+  }
+  if (options.strict && !findings.empty()) {
+    spdlog::error("not provisioned: {} warning{} and --strict", findings.size(), findings.size() == 1 ? "" : "s");
+    *exit_code = kExitFindings;
+    return std::nullopt;
+  }
+  proposal.config = std::move(*config);
+  proposal.canonical = WriteCanonical(proposal.config);
+  if (proposal.canonical != plan->canonical) {
+    spdlog::error("not provisioned: this version of rescfg writes the plan's configuration in another canonical "
+                  "form than the rescfg that made the plan; make a new plan");
+    *exit_code = kExitFindings;
+    return std::nullopt;
+  }
+  return proposal;
+}
+
+}  // namespace
+
+int RunProvision(const ProvisionOptions& options) {
+  // A closed pipe is an error to report, not a signal that ends the
+  // process between two steps of a provision.
+  std::signal(SIGPIPE, SIG_IGN);
+  int exit_code = kExitOk;
+  if (options.plan.empty() == options.file.empty()) {
+    spdlog::error("give a configuration FILE or --plan PLAN, not both");
     return kExitUnusable;
   }
-  Print("Provisioned revision " + std::to_string(store->revision()) + " (" + count + ") in " + dir + ".\n");
-  return std::fflush(stdout) == 0 ? kExitOk : kExitUnusable;
+  Plan plan;
+  std::optional<Proposal> proposal;
+  if (!options.plan.empty()) {
+    proposal = FromPlan(options, &plan, &exit_code);
+    if (!proposal) return exit_code;
+    return Provision(options, *proposal);
+  }
+  auto source = ReadConfigSource(options.file);
+  if (!source) {
+    spdlog::error("not provisioned: the state is unchanged");
+    return kExitUnusable;
+  }
+  std::vector<Finding> findings;
+  auto config = LoadConfigTextForCommand(*source, DisplayName(options.file), kExitFindings, &exit_code, &findings);
+  if (!config) {
+    spdlog::error("not provisioned: the state is unchanged");
+    return exit_code;
+  }
+  size_t warnings = findings.size();  // only warnings remain in a valid configuration
+  if (options.strict && warnings > 0) {
+    spdlog::error("not provisioned: {} warning{} and --strict", warnings, warnings == 1 ? "" : "s");
+    return kExitFindings;
+  }
+  proposal.emplace();
+  proposal->source = std::move(*source);
+  proposal->config = std::move(*config);
+  proposal->canonical = WriteCanonical(proposal->config);
+  proposal->message = options.message;
+  return Provision(options, *proposal);
 }
 
 }  // namespace rescfg::cmd

@@ -49,6 +49,11 @@ std::optional<StateStore> Open(const std::string& dir, StateStore::Access access
   return StateStore::Open(dir, access, 1, error);
 }
 
+/// Commits `canonical` (its own source) as the next revision.
+bool CommitText(StateStore& store, const std::string& canonical, const std::string& message, std::string* error) {
+  return store.Commit({canonical, canonical, message, 1}, error) == StateStore::CommitResult::kCommitted;
+}
+
 TEST(Sha256, KnownVectors) {
   EXPECT_EQ(Sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(Sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
@@ -136,8 +141,8 @@ TEST(StateStore, CommitsConsecutiveRevisions) {
     auto store = Open(state, StateStore::Access::kWrite, &error);
     ASSERT_TRUE(store) << error;
     EXPECT_EQ(store->revision(), 0);
-    ASSERT_TRUE(store->Commit(kConfigA, "first", 1, &error)) << error;
-    ASSERT_TRUE(store->Commit(kConfigB, "second\n\"quoted\"", 1, &error)) << error;
+    ASSERT_TRUE(CommitText(*store, kConfigA, "first", &error)) << error;
+    ASSERT_TRUE(CommitText(*store, kConfigB, "second\n\"quoted\"", &error)) << error;
   }
   auto store = Open(state, StateStore::Access::kRead, &error);
   ASSERT_TRUE(store) << error;
@@ -161,8 +166,8 @@ class CommittedState : public ::testing::Test {
     std::string error;
     auto store = Open(state_, StateStore::Access::kWrite, &error);
     ASSERT_TRUE(store) << error;
-    ASSERT_TRUE(store->Commit(kConfigA, "", 1, &error)) << error;
-    ASSERT_TRUE(store->Commit(kConfigB, "", 1, &error)) << error;
+    ASSERT_TRUE(CommitText(*store, kConfigA, "", &error)) << error;
+    ASSERT_TRUE(CommitText(*store, kConfigB, "", &error)) << error;
   }
   /// Opens for reading and reads the current revision; "" when it fails.
   std::string Check() {
@@ -215,7 +220,7 @@ TEST_F(CommittedState, TornHistoryTailIsNotCommitted) {
   {
     auto store = Open(state_, StateStore::Access::kWrite, &error);
     ASSERT_TRUE(store) << error;
-    ASSERT_TRUE(store->Commit(kConfigA, "third", 1, &error)) << error;
+    ASSERT_TRUE(CommitText(*store, kConfigA, "third", &error)) << error;
   }
   EXPECT_EQ(Check(), kConfigA) << error_;
   EXPECT_TRUE(notes_.empty());
@@ -239,12 +244,13 @@ TEST_F(CommittedState, StaleConfigCopyAfterCommitPointIsReportedAndRewritten) {
 }
 
 TEST(HistoryLine, RoundTrips) {
-  HistoryEntry e{7, Sha256Hex("x"), "2026-11-29T10:00:00Z", "alice", "merge #12\n\"quoted\"", 3};
+  HistoryEntry e{7, Sha256Hex("x"), "2026-11-29T10:00:00Z", "alice", "merge #12\n\"quoted\"", 3, Sha256Hex("y")};
   auto back = ParseHistoryLine(HistoryLine(e));
   ASSERT_TRUE(back);
   EXPECT_EQ(back->revision, 7);
   EXPECT_EQ(back->message, e.message);
   EXPECT_EQ(back->sha256, e.sha256);
+  EXPECT_EQ(back->source_sha256, e.source_sha256);
   EXPECT_FALSE(ParseHistoryLine("{\"revision\":7"));
   EXPECT_FALSE(ParseHistoryLine(R"({"revision":0,"sha256":"x","time":"","user":"","message":"","changes":0})"));
 }

@@ -535,8 +535,9 @@ LoadedConfig LoadConfigFile(const std::string& path) {
   return LoadConfigText(*text, DisplayName(path));
 }
 
-LoadedConfig LoadValidConfig(const std::string& path) {
-  LoadedConfig loaded = LoadConfigFile(path);
+namespace {
+
+LoadedConfig Validated(LoadedConfig loaded) {
   if (!loaded.config) return loaded;
   ValidateConfig(*loaded.config, loaded.file, &loaded.findings);
   if (HasErrors(loaded.findings)) {
@@ -545,6 +546,14 @@ LoadedConfig LoadValidConfig(const std::string& path) {
   }
   ApplyDefaults(*loaded.config);
   return loaded;
+}
+
+}  // namespace
+
+LoadedConfig LoadValidConfig(const std::string& path) { return Validated(LoadConfigFile(path)); }
+
+LoadedConfig LoadValidConfigText(std::string_view text, const std::string& file) {
+  return Validated(LoadConfigText(text, file));
 }
 
 }  // namespace rescfg

@@ -42,4 +42,7 @@ LoadedConfig LoadConfigFile(const std::string& path);
 /// `config` empty; warnings are kept in `findings`.
 LoadedConfig LoadValidConfig(const std::string& path);
 
+/// LoadValidConfig on text already read (`file` names it in findings).
+LoadedConfig LoadValidConfigText(std::string_view text, const std::string& file);
+
 }  // namespace rescfg

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "state/crash_point.h"
+#include "state/state_file.h"
 
 namespace rescfg {
 namespace {
@@ -17,6 +18,7 @@ std::string Describe(const std::string& what, const std::string& path) {
 }
 
 bool WriteAll(int fd, std::string_view data) {
+  if (AtWriteFault()) return false;
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());
     if (n < 0) {
@@ -63,12 +65,43 @@ void AtomicFileWriter::Abort() {
   temp_.clear();
 }
 
+namespace {
+
+std::string TemporaryName(const std::string& path, unsigned counter) {
+  const std::string suffix = ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter);
+  std::string base = BaseName(path);
+  // "." + base + suffix must stay a valid file name: a long name is cut
+  // (O_EXCL and the pid keep the result unique).
+  long name_max = ::pathconf(DirectoryOf(path).c_str(), _PC_NAME_MAX);
+  if (name_max <= 0) name_max = 255;
+  const size_t room = static_cast<size_t>(name_max) - 1 - suffix.size();
+  if (base.size() > room) base.resize(room);
+  return DirectoryOf(path) + "/." + base + suffix;
+}
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool IsTemporaryNameOf(std::string_view name, std::string_view base) {
+  const std::string prefix = "." + std::string(base) + ".tmp-";
+  if (!name.starts_with(prefix)) return false;
+  std::string_view rest = name.substr(prefix.size());
+  size_t dash = rest.find('-');
+  return dash != std::string_view::npos && AllDigits(rest.substr(0, dash)) && AllDigits(rest.substr(dash + 1));
+}
+
 bool AtomicFileWriter::Open(const std::string& path, std::string* error) {
   static std::atomic<unsigned> counter{0};
   Abort();
   path_ = path;
-  const std::string temp = DirectoryOf(path) + "/." + BaseName(path) + ".tmp-" + std::to_string(::getpid()) + "-" +
-                           std::to_string(counter++);
+  const std::string temp = TemporaryName(path, counter++);
   fd_ = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd_ < 0) {
     *error = Describe("create a temporary file", temp);
@@ -76,7 +109,9 @@ bool AtomicFileWriter::Open(const std::string& path, std::string* error) {
   }
   temp_ = temp;
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::fchmod(fd_, st.st_mode & 07777);
+  // The permission bits only: a setuid, setgid or sticky bit is not copied
+  // onto new content.
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::fchmod(fd_, st.st_mode & 0777);
   return true;
 }
 
@@ -120,11 +155,8 @@ bool WriteFileAtomically(const std::string& path, std::string_view content, std:
 }
 
 bool AppendDurably(const std::string& path, std::string_view line, std::string* error) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    *error = Describe("open", path);
-    return false;
-  }
+  int fd = OpenStateFile(path, O_WRONLY | O_APPEND | O_CREAT, error);
+  if (fd < 0) return false;
   if (AtCrashPoint()) {  // leave a torn line behind, as a power cut might
     WriteAll(fd, line.substr(0, line.size() / 2));
     CrashNow();
@@ -140,11 +172,8 @@ bool AppendDurably(const std::string& path, std::string_view line, std::string* 
 }
 
 bool TruncateDurably(const std::string& path, size_t size, std::string* error) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) {
-    *error = Describe("open", path);
-    return false;
-  }
+  int fd = OpenStateFile(path, O_WRONLY, error);
+  if (fd < 0) return false;
   bool ok = ::ftruncate(fd, static_cast<off_t>(size)) == 0 && ::fsync(fd) == 0;
   if (!ok) *error = Describe("truncate", path);
   ::close(fd);

@@ -9,7 +9,8 @@ namespace rescfg {
 
 /// Replaces `path` with `content`: writes a temporary file in the same
 /// directory, fsyncs it, renames it over `path` and fsyncs the directory.
-/// An existing file's permission bits are kept. On failure the old file is
+/// An existing file's permission bits are kept (not setuid, setgid or
+/// sticky bits). The temporary name stays within NAME_MAX. On failure the old file is
 /// untouched, the temporary file is removed and `error` says why.
 bool WriteFileAtomically(const std::string& path, std::string_view content, std::string* error);
 
@@ -34,7 +35,14 @@ class AtomicFileWriter {
   int fd_ = -1;
 };
 
+/// True when `name` is the name of a temporary file AtomicFileWriter makes
+/// for a file named `base`: ".BASE.tmp-PID-N" (a name too long for that is
+/// cut, and never matches).
+bool IsTemporaryNameOf(std::string_view name, std::string_view base);
+
 /// Appends `line` (which must end in '\n') with one write and fsyncs it.
+/// The file is opened as a state file (OpenStateFile: no symbolic link, no
+/// FIFO).
 /// A crash can leave at most an incomplete last line, never a gap.
 bool AppendDurably(const std::string& path, std::string_view line, std::string* error);
 

@@ -8,21 +8,26 @@
 #include <thread>
 #include <unistd.h>
 
+#include "state/state_file.h"
+
 namespace rescfg {
 
 std::optional<FileLock> FileLock::Acquire(const std::string& path, Mode mode, int timeout_seconds,
                                           std::string* error) {
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  // Never through a symbolic link (a dangling one is neither followed nor
+  // its target created) and never a FIFO or device: OpenStateFile.
+  bool missing = false;
+  int fd = OpenStateFile(path, O_RDWR | O_CREAT, error, &missing);
   // A reader of a read-only state directory can still take a shared lock.
   if (fd < 0 && mode == Mode::kShared && (errno == EACCES || errno == EROFS)) {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT) {
+    fd = OpenStateFile(path, O_RDONLY, error, &missing);
+    if (fd < 0 && missing) {
       *error = path + ": cannot create the lock file in a read-only directory";
       return std::nullopt;
     }
   }
   if (fd < 0) {
-    *error = path + ": cannot open the lock file: " + std::strerror(errno);
+    *error = "cannot use the lock file: " + *error;
     return std::nullopt;
   }
   const int operation = (mode == Mode::kExclusive ? LOCK_EX : LOCK_SH) | LOCK_NB;

@@ -3,20 +3,15 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <dirent.h>
-#include <pwd.h>
-#include <simdjson.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config/loader.h"
-#include "file_io.h"
-#include "output/json_writer.h"
 #include "state/atomic_file.h"
 #include "state/crash_point.h"
+#include "state/revision_check.h"
 #include "state/sha256.h"
-#include "validate/validate.h"
+#include "state/state_file.h"
 
 namespace rescfg {
 namespace {
@@ -25,11 +20,6 @@ constexpr const char* kHistoryFile = "history.jsonl";
 constexpr const char* kConfigFile = "config.yaml";
 constexpr const char* kRevisionsDir = "revisions";
 constexpr const char* kLockFile = "lock";
-
-bool Exists(const std::string& path, struct stat* st = nullptr) {
-  struct stat local {};
-  return ::stat(path.c_str(), st ? st : &local) == 0;
-}
 
 /// Names in `dir` other than "." and ".."; nullopt when it cannot be read.
 std::optional<std::vector<std::string>> ListDirectory(const std::string& dir) {
@@ -42,14 +32,6 @@ std::optional<std::vector<std::string>> ListDirectory(const std::string& dir) {
   }
   ::closedir(d);
   return names;
-}
-
-bool IsHex64(std::string_view s) {
-  if (s.size() != 64) return false;
-  for (char c : s) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  }
-  return true;
 }
 
 /// Creates the state directory (one level) and its revisions/ directory.
@@ -70,73 +52,41 @@ bool CreateStateDirectory(const std::string& dir, std::string* error) {
   return !created || SyncDirectory(DirectoryOf(dir), error);
 }
 
-/// "000042.yaml"
-std::string RevisionName(long revision) {
+/// True for "000042.yaml" and "000042.source.yaml" (six digits or more).
+bool IsRevisionFileName(std::string_view name) {
+  size_t digits = 0;
+  while (digits < name.size() && name[digits] >= '0' && name[digits] <= '9') ++digits;
+  if (digits < 6) return false;
+  std::string_view rest = name.substr(digits);
+  return rest == ".yaml" || rest == ".source.yaml";
+}
+
+std::string Corrupt(const std::string& dir, const std::string& what) {
+  return "state directory '" + dir + "' is corrupt: " + what;
+}
+
+}  // namespace
+
+std::string RevisionFileName(long revision) {
   char name[32];
   std::snprintf(name, sizeof name, "%06ld.yaml", revision);
   return name;
 }
 
-}  // namespace
-
-std::string UtcNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm {};
-  ::gmtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
-
-std::string CurrentUser() {
-  if (const char* user = std::getenv("USER"); user && *user) return user;
-  if (const passwd* pw = ::getpwuid(::getuid()); pw && pw->pw_name) return pw->pw_name;
-  return std::to_string(::getuid());
-}
-
-void WriteHistoryEntry(JsonWriter& json, const HistoryEntry& entry) {
-  json.BeginObject()
-      .Field("revision", int64_t(entry.revision))
-      .Field("sha256", entry.sha256)
-      .Field("time", entry.time)
-      .Field("user", entry.user)
-      .Field("message", entry.message)
-      .Field("changes", int64_t(entry.changes))
-      .EndObject();
-}
-
-std::string HistoryLine(const HistoryEntry& entry) {
-  JsonWriter json;
-  WriteHistoryEntry(json, entry);
-  return json.str();
-}
-
-std::optional<HistoryEntry> ParseHistoryLine(std::string_view line) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (parser.parse(line.data(), line.size()).get(root) != simdjson::SUCCESS) return std::nullopt;
-  HistoryEntry entry;
-  int64_t revision = 0, changes = 0;
-  std::string_view sha, time, user, message;
-  if (root["revision"].get_int64().get(revision) || root["sha256"].get_string().get(sha) ||
-      root["time"].get_string().get(time) || root["user"].get_string().get(user) ||
-      root["message"].get_string().get(message) || root["changes"].get_int64().get(changes)) {
-    return std::nullopt;
-  }
-  if (revision <= 0 || changes < 0 || !IsHex64(sha)) return std::nullopt;
-  entry.revision = revision;
-  entry.sha256 = sha;
-  entry.time = time;
-  entry.user = user;
-  entry.message = message;
-  entry.changes = changes;
-  return entry;
+std::string SourceFileName(long revision) {
+  char name[40];
+  std::snprintf(name, sizeof name, "%06ld.source.yaml", revision);
+  return name;
 }
 
 std::optional<StateStore> StateStore::Open(const std::string& dir, Access access,
                                            int lock_timeout_seconds, std::string* error) {
   struct stat st {};
-  if (!Exists(dir, &st)) {
+  if (dir.empty()) {
+    *error = "the state directory name is empty";
+    return std::nullopt;
+  }
+  if (::stat(dir.c_str(), &st) != 0) {
     if (access == Access::kRead) {
       *error = "state directory '" + dir + "' does not exist; nothing has been provisioned there";
       return std::nullopt;
@@ -160,8 +110,14 @@ std::optional<StateStore> StateStore::Open(const std::string& dir, Access access
                kHistoryFile + "); refusing to use it";
       return std::nullopt;
     }
+    const EntryKind revisions = KindOf(dir + "/" + kRevisionsDir);
+    if (revisions != EntryKind::kMissing && revisions != EntryKind::kDirectory) {
+      *error = Corrupt(dir, std::string(kRevisionsDir) + " is " + DescribeKind(dir + "/" + kRevisionsDir) +
+                                ", not a directory");
+      return std::nullopt;
+    }
     // Only a state without history may still lack its revisions/ directory.
-    if (access == Access::kWrite && !Exists(dir + "/" + kHistoryFile) &&
+    if (access == Access::kWrite && KindOf(dir + "/" + kHistoryFile) == EntryKind::kMissing &&
         !CreateStateDirectory(dir, error)) {
       return std::nullopt;
     }
@@ -170,68 +126,79 @@ std::optional<StateStore> StateStore::Open(const std::string& dir, Access access
                                 access == Access::kWrite ? FileLock::Mode::kExclusive
                                                          : FileLock::Mode::kShared,
                                 lock_timeout_seconds, error);
-  if (!lock) return std::nullopt;
+  if (!lock) {
+    *error = "state directory '" + dir + "': " + *error;
+    return std::nullopt;
+  }
   StateStore store(dir, std::move(*lock));
   if (!store.ReadHistory(error) || !store.CheckConfigCopy(error)) return std::nullopt;
-  if (Exists(store.RevisionPath(store.revision() + 1))) {
-    store.notes_.push_back(std::string(kRevisionsDir) + "/" + RevisionName(store.revision() + 1) +
-                           " was left by an interrupted provision; it is not part of the history");
+  if (access == Access::kWrite && !store.VerifyAll(error)) return std::nullopt;
+  const long next = store.revision() + 1;
+  for (const std::string& name : {RevisionFileName(next), SourceFileName(next)}) {
+    if (KindOf(dir + "/" + kRevisionsDir + "/" + name) != EntryKind::kMissing) {
+      store.notes_.push_back(std::string(kRevisionsDir) + "/" + name +
+                             " was left by an interrupted provision; it is not part of the history");
+    }
   }
   return store;
 }
 
 std::string StateStore::RevisionPath(long revision) const {
-  return dir_ + "/" + kRevisionsDir + "/" + RevisionName(revision);
+  return dir_ + "/" + kRevisionsDir + "/" + RevisionFileName(revision);
+}
+
+std::string StateStore::SourcePath(long revision) const {
+  return dir_ + "/" + kRevisionsDir + "/" + SourceFileName(revision);
 }
 
 bool StateStore::ReadHistory(std::string* error) {
   const std::string path = dir_ + "/" + kHistoryFile;
-  if (!Exists(path)) {
-    // No history: nothing provisioned yet. A lone 000001.yaml is a first
+  bool missing = false;
+  auto text = ReadStateFile(path, error, &missing);
+  if (missing) {
+    // No history: nothing provisioned yet. A lone revision 1 is a first
     // provision interrupted before its history line (not committed); any
     // other revision, or a config copy, means the history was lost.
     bool has_revisions = false;
     for (const auto& name : ListDirectory(dir_ + "/" + kRevisionsDir).value_or(std::vector<std::string>{})) {
-      if (name[0] != '.' && name != RevisionName(1)) has_revisions = true;
+      if (name[0] != '.' && name != RevisionFileName(1) && name != SourceFileName(1)) has_revisions = true;
     }
-    if (has_revisions || Exists(dir_ + "/" + kConfigFile)) {
-      *error = "state directory '" + dir_ + "' is corrupt: " + kHistoryFile +
-               " is missing but revisions exist";
+    if (has_revisions || KindOf(dir_ + "/" + kConfigFile) != EntryKind::kMissing) {
+      *error = Corrupt(dir_, std::string(kHistoryFile) + " is missing but revisions exist");
       return false;
     }
+    error->clear();
     return true;
   }
-  std::string read_error;
-  auto text = ReadWholeFile(path, &read_error);
   if (!text) {
-    *error = path + ": " + read_error;
+    *error = Corrupt(dir_, *error);
     return false;
   }
-  size_t start = 0;
-  while (start < text->size()) {
-    size_t end = text->find('\n', start);
-    if (end == std::string::npos) {
-      // A crash while appending: the line was never committed.
-      torn_tail_ = true;
-      notes_.push_back(std::string(kHistoryFile) +
-                       " ends in an incomplete line left by an interrupted provision; it is not "
-                       "part of the history");
-      break;
-    }
-    std::string_view line(text->data() + start, end - start);
-    auto entry = ParseHistoryLine(line);
-    long expected = static_cast<long>(history_.size()) + 1;
-    if (!entry || entry->revision != expected) {
-      *error = "state directory '" + dir_ + "' is corrupt: " + kHistoryFile + " line " +
-               std::to_string(expected) +
-               (entry ? " records revision " + std::to_string(entry->revision) + ", expected " +
-                            std::to_string(expected)
-                      : " is damaged");
+  ParsedHistory parsed = ParseHistory(*text);
+  if (!parsed.error.empty()) {
+    *error = Corrupt(dir_, parsed.error);
+    return false;
+  }
+  history_ = std::move(parsed.entries);
+  history_bytes_ = parsed.complete_bytes;
+  if (parsed.tail == ParsedHistory::Tail::kTorn) {
+    torn_tail_ = true;
+    notes_.push_back(std::string(kHistoryFile) +
+                     " ends in an incomplete line left by an interrupted provision; it is not part of the history");
+  } else if (parsed.tail == ParsedHistory::Tail::kUnterminated) {
+    // Whole but for its newline: committed if its revision is intact.
+    history_.push_back(*parsed.tail_entry);
+    std::string why;
+    if (!ReadRevision(revision(), &why) || (!history_.back().source_sha256.empty() && !ReadSource(revision(), &why))) {
+      *error = Corrupt(dir_, std::string(kHistoryFile) + " ends in an entry for revision " +
+                                 std::to_string(revision()) + " without its newline, and its revision does not match (" +
+                                 why + ")");
       return false;
     }
-    history_.push_back(std::move(*entry));
-    start = end + 1;
-    history_bytes_ = start;
+    unterminated_tail_ = true;
+    notes_.push_back(std::string(kHistoryFile) + ": the entry of revision " + std::to_string(revision()) +
+                     " lacks its final newline (an interrupted provision); it is complete and committed, and the "
+                     "next provision completes the line");
   }
   return true;
 }
@@ -239,19 +206,20 @@ bool StateStore::ReadHistory(std::string* error) {
 bool StateStore::CheckConfigCopy(std::string* error) {
   const std::string path = dir_ + "/" + kConfigFile;
   const long current = revision();
-  if (!Exists(path)) {
+  bool missing = false;
+  auto text = ReadStateFile(path, error, &missing);
+  if (missing) {
+    error->clear();
     if (current <= 1) {
       config_copy_stale_ = current == 1;
       if (config_copy_stale_) notes_.push_back("config.yaml is missing: the provision of revision 1 was interrupted after it was committed");
       return true;
     }
-    *error = "state directory '" + dir_ + "' is corrupt: " + kConfigFile + " is missing";
+    *error = Corrupt(dir_, std::string(kConfigFile) + " is missing");
     return false;
   }
-  std::string read_error;
-  auto text = ReadWholeFile(path, &read_error);
   if (!text) {
-    *error = path + ": " + read_error;
+    *error = Corrupt(dir_, *error);
     return false;
   }
   const std::string sha = Sha256Hex(*text);
@@ -263,13 +231,37 @@ bool StateStore::CheckConfigCopy(std::string* error) {
                      " was interrupted after it was committed");
     return true;
   }
-  *error = "state directory '" + dir_ + "' is corrupt: " + kConfigFile +
-           (current == 0 ? " exists but nothing was provisioned"
-                         : " does not match revision " + std::to_string(current) +
-                               " (sha256 " + sha.substr(0, 12) + ", recorded " +
-                               history_[current - 1].sha256.substr(0, 12) +
-                               "); it was edited or damaged");
+  *error = Corrupt(dir_, std::string(kConfigFile) +
+                             (current == 0 ? " exists but nothing was provisioned"
+                                           : " does not match revision " + std::to_string(current) + " (sha256 " +
+                                                 sha.substr(0, 12) + ", recorded " +
+                                                 history_[current - 1].sha256.substr(0, 12) +
+                                                 "); it was edited or damaged"));
   return false;
+}
+
+bool StateStore::VerifyAll(std::string* error) const {
+  for (const HistoryEntry& entry : history_) {
+    if (!ReadRevision(entry.revision, error)) return false;
+    if (!ReadSource(entry.revision, error) && !error->empty()) return false;
+  }
+  return true;
+}
+
+std::optional<std::string> StateStore::ReadChecked(const std::string& path, const std::string& sha256,
+                                                   std::string* error) const {
+  auto text = ReadStateFile(path, error);
+  if (!text) {
+    *error = Corrupt(dir_, *error);
+    return std::nullopt;
+  }
+  const std::string sha = Sha256Hex(*text);
+  if (sha != sha256) {
+    *error = Corrupt(dir_, path + " does not match its sha256 (" + sha.substr(0, 12) + ", recorded " +
+                               sha256.substr(0, 12) + "); it was edited or damaged");
+    return std::nullopt;
+  }
+  return text;
 }
 
 std::optional<std::string> StateStore::ReadRevision(long revision, std::string* error) const {
@@ -280,51 +272,67 @@ std::optional<std::string> StateStore::ReadRevision(long revision, std::string* 
                        "' (revisions 1 to " + std::to_string(this->revision()) + ")";
     return std::nullopt;
   }
-  const std::string path = RevisionPath(revision);
-  std::string read_error;
-  auto text = ReadWholeFile(path, &read_error);
-  if (!text) {
-    *error = "state directory '" + dir_ + "' is corrupt: " + path + ": " + read_error;
-    return std::nullopt;
-  }
-  const std::string sha = Sha256Hex(*text);
-  if (sha != history_[revision - 1].sha256) {
-    *error = "state directory '" + dir_ + "' is corrupt: " + path + " does not match its sha256 (" +
-             sha.substr(0, 12) + ", recorded " + history_[revision - 1].sha256.substr(0, 12) +
-             "); it was edited or damaged";
-    return std::nullopt;
-  }
-  return text;
+  return ReadChecked(RevisionPath(revision), history_[revision - 1].sha256, error);
 }
 
-bool StateStore::Commit(const std::string& canonical_text, const std::string& message,
-                        long changes, std::string* error) {
+std::optional<std::string> StateStore::ReadSource(long revision, std::string* error) const {
+  error->clear();
+  if (revision < 1 || revision > this->revision()) return ReadRevision(revision, error);
+  const HistoryEntry& entry = history_[revision - 1];
+  if (entry.source_sha256.empty()) return std::nullopt;  // an earlier rescfg kept none
+  return ReadChecked(SourcePath(revision), entry.source_sha256, error);
+}
+
+bool StateStore::RepairHistoryTail(std::string* error) {
   const std::string history_path = dir_ + "/" + kHistoryFile;
   if (torn_tail_) {
     if (!TruncateDurably(history_path, history_bytes_, error)) return false;
     torn_tail_ = false;
   }
+  if (unterminated_tail_) {
+    // Never truncate a committed entry: give it back its newline.
+    if (!AppendDurably(history_path, "\n", error)) return false;
+    unterminated_tail_ = false;
+  }
+  return true;
+}
+
+StateStore::CommitResult StateStore::Commit(const NewRevision& next, std::string* error) {
+  if (std::string problem = RoundTripProblem(next.canonical); !problem.empty()) {
+    *error = "refusing to store revision " + std::to_string(revision() + 1) + ": " + problem;
+    return CommitResult::kRefused;
+  }
+  const std::string history_path = dir_ + "/" + kHistoryFile;
+  if (!RepairHistoryTail(error)) return CommitResult::kNotCommitted;
   RemoveTemporaryFiles();
   CrashPoint();
   HistoryEntry entry;
   entry.revision = revision() + 1;
-  entry.sha256 = Sha256Hex(canonical_text);
+  entry.sha256 = Sha256Hex(next.canonical);
+  entry.source_sha256 = Sha256Hex(next.source);
   entry.time = UtcNow();
   entry.user = CurrentUser();
-  entry.message = message;
-  entry.changes = changes;
-  if (!WriteFileAtomically(RevisionPath(entry.revision), canonical_text, error)) return false;
+  entry.message = next.message;
+  entry.changes = next.changes;
+  if (!WriteFileAtomically(SourcePath(entry.revision), next.source, error) ||
+      !WriteFileAtomically(RevisionPath(entry.revision), next.canonical, error)) {
+    return CommitResult::kNotCommitted;
+  }
   const std::string line = HistoryLine(entry) + "\n";
-  if (!AppendDurably(history_path, line, error)) return false;
+  if (!AppendDurably(history_path, line, error)) return CommitResult::kNotCommitted;
   CrashPoint();  // committed; config.yaml not yet replaced
   history_bytes_ += line.size();
   history_.push_back(std::move(entry));
-  if (!WriteFileAtomically(dir_ + "/" + kConfigFile, canonical_text, error)) return false;
+  config_copy_stale_ = true;
+  if (!WriteFileAtomically(dir_ + "/" + kConfigFile, next.canonical, error)) {
+    return CommitResult::kCommittedCopyFailed;
+  }
   config_copy_stale_ = false;
-  return true;
+  return CommitResult::kCommitted;
 }
 
 bool StateStore::RewriteConfigCopy(std::string* error) {
+  if (!RepairHistoryTail(error)) return false;
   auto text = ReadRevision(revision(), error);
   if (!text || !WriteFileAtomically(dir_ + "/" + kConfigFile, *text, error)) return false;
   config_copy_stale_ = false;
@@ -332,13 +340,19 @@ bool StateStore::RewriteConfigCopy(std::string* error) {
 }
 
 void StateStore::RemoveTemporaryFiles() {
-  for (const std::string& sub : {dir_, dir_ + "/" + kRevisionsDir}) {
-    for (const auto& name : ListDirectory(sub).value_or(std::vector<std::string>{})) {
-      if (name[0] == '.' && name.find(".tmp-") != std::string::npos) {
-        ::unlink((sub + "/" + name).c_str());
-      }
+  auto remove_if = [](const std::string& dir, auto is_temporary) {
+    for (const auto& name : ListDirectory(dir).value_or(std::vector<std::string>{})) {
+      const std::string path = dir + "/" + name;
+      if (is_temporary(name) && KindOf(path) == EntryKind::kRegular) ::unlink(path.c_str());
     }
-  }
+  };
+  remove_if(dir_, [](const std::string& name) { return IsTemporaryNameOf(name, kConfigFile); });
+  remove_if(dir_ + "/" + kRevisionsDir, [](const std::string& name) {
+    size_t at = name.rfind(".tmp-");
+    return name.size() > 1 && name[0] == '.' && at != std::string::npos && at > 1 &&
+           IsRevisionFileName(std::string_view(name).substr(1, at - 1)) &&
+           IsTemporaryNameOf(name, std::string_view(name).substr(1, at - 1));
+  });
 }
 
 std::optional<Config> StateStore::ReadConfig(long revision, std::string* error, bool validate) const {
@@ -349,21 +363,7 @@ std::optional<Config> StateStore::ReadConfig(long revision, std::string* error, 
   }
   auto text = ReadRevision(revision, error);
   if (!text) return std::nullopt;
-  const std::string name = dir_ + "/" + kRevisionsDir + "/" + RevisionName(revision);
-  LoadedConfig loaded = LoadConfigText(*text, name);
-  if (loaded.config && validate) ValidateConfig(*loaded.config, name, &loaded.findings);
-  if (!loaded.config || HasErrors(loaded.findings)) {
-    *error = name + ": the stored revision is not a valid configuration for this version of rescfg";
-    for (const auto& f : loaded.findings) {
-      if (f.severity == Severity::kError) {
-        *error += " (" + (f.path.empty() ? "" : f.path + ": ") + f.message + ")";
-        break;
-      }
-    }
-    return std::nullopt;
-  }
-  ApplyDefaults(*loaded.config);
-  return loaded.config;
+  return LoadStoredConfig(*text, RevisionPath(revision), validate, error);
 }
 
 ProvisionedConfig LoadProvisionedConfig(const std::string& dir, int lock_timeout_seconds) {

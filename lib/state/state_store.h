@@ -5,49 +5,51 @@
 ///
 /// Layout of DIR:
 ///   lock               flock'ed: shared by readers, exclusive by provision
-///   revisions/000001.yaml ...   canonical text of each revision
+///   revisions/000001.yaml ...          canonical text of each revision
+///   revisions/000001.source.yaml ...   its source text as provisioned
 ///   history.jsonl      one JSON object a line: revision, sha256, time,
-///                      user, message, changes
+///                      user, message, changes, sourceSha256
 ///   config.yaml        canonical text of the current revision (a copy)
 ///
-/// Commit order: revision file, then the history line, then config.yaml.
-/// The history line is the commit point: the last complete line is the
-/// current revision. A crash before it leaves an uncommitted revision file
-/// (ignored, and replaced by the next provision); a crash during it leaves a
-/// torn last line without '\n' (not committed; dropped, with a warning, by
-/// the next provision); a crash after it leaves config.yaml one revision
-/// behind (reported; rewritten by the next provision). Any other mismatch —
-/// a file whose sha256 is not the one the history records, a damaged
-/// complete history line, a missing revision — is corruption: an error,
-/// never repaired.
+/// Commit order: the source file, the revision file, then the history
+/// line, then config.yaml. The history line is the commit point: the last
+/// complete entry is the current revision. A crash before it leaves
+/// uncommitted revision files (ignored, and replaced by the next
+/// provision); a crash during it leaves a torn last line (not committed;
+/// dropped, with a warning, by the next provision) or, when only its final
+/// newline is missing, a whole entry (committed when its revision file
+/// matches its sha256; the next provision completes the line); a crash
+/// after it leaves config.yaml one revision behind (reported; rewritten by
+/// the next provision). Any other mismatch — a file whose sha256 is not the
+/// one the history records, a damaged complete history line, a missing
+/// revision, a state file that is not a regular file — is corruption: an
+/// error, never repaired.
+///
+/// Revisions written by earlier versions of rescfg have no source file and
+/// no sourceSha256; they stay readable, and their canonical text stands in
+/// for their source.
+///
+/// Every state file is opened without blocking and without following a
+/// symbolic link (state_file.h).
 
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "config/model.h"
+#include "state/history.h"
 #include "state/lockfile.h"
 
 namespace rescfg {
-
-class JsonWriter;
-
-struct HistoryEntry {
-  long revision = 0;
-  std::string sha256;   ///< of the revision's canonical text
-  std::string time;     ///< UTC, RFC 3339
-  std::string user;
-  std::string message;
-  long changes = 0;     ///< number of changes against the previous revision
-};
 
 class StateStore {
  public:
   enum class Access { kRead, kWrite };
 
   /// Opens and locks `dir` and reads its history. kRead needs an existing
-  /// directory; kWrite creates it (one level) when missing and refuses a
-  /// non-empty directory that is not a state directory. On failure returns
+  /// directory; kWrite creates it (one level) when missing, refuses a
+  /// non-empty directory that is not a state directory, and verifies the
+  /// whole state (VerifyAll) before anything is written. On failure returns
   /// nullopt with `error` set (the caller exits 2).
   static std::optional<StateStore> Open(const std::string& dir, Access access,
                                         int lock_timeout_seconds, std::string* error);
@@ -56,12 +58,23 @@ class StateStore {
   const std::vector<HistoryEntry>& history() const { return history_; }
   /// The current revision; 0 when nothing is provisioned yet.
   long revision() const { return history_.empty() ? 0 : history_.back().revision; }
+  /// The sha256 the history records for the current revision ("" at 0).
+  std::string revision_sha256() const { return history_.empty() ? "" : history_.back().sha256; }
   /// Things found that an interrupted provision leaves behind (for warnings).
   const std::vector<std::string>& notes() const { return notes_; }
+
+  /// Checks every revision file (canonical and source) against the sha256s
+  /// of the history: what commands that write do first.
+  bool VerifyAll(std::string* error) const;
 
   /// The canonical text of `revision` (1..revision()), checked against the
   /// sha256 in the history. nullopt with `error` set when missing or damaged.
   std::optional<std::string> ReadRevision(long revision, std::string* error) const;
+
+  /// The source text of `revision` as provisioned, checked against its
+  /// sha256. A revision of an earlier rescfg has none: then nullopt with
+  /// `error` empty. nullopt with `error` set when missing or damaged.
+  std::optional<std::string> ReadSource(long revision, std::string* error) const;
 
   /// The configuration of `revision` (defaults applied). Revision 0 is the
   /// empty configuration. nullopt with `error` set when damaged, or invalid
@@ -70,16 +83,28 @@ class StateStore {
   /// never blocks provisioning its fix).
   std::optional<Config> ReadConfig(long revision, std::string* error, bool validate = true) const;
 
-  /// Stores `canonical_text` as revision revision()+1 (needs kWrite).
-  /// Returns false with `error` set when a write fails; the state is then
-  /// still the old revision, or the new one if the history line was written.
-  bool Commit(const std::string& canonical_text, const std::string& message, long changes,
-              std::string* error);
+  struct NewRevision {
+    std::string canonical;  ///< what is stored, hashed and diffed
+    std::string source;     ///< the file as provisioned, byte for byte
+    std::string message;
+    long changes = 0;
+  };
+  enum class CommitResult {
+    kCommitted,            ///< revision()+1 is stored, config.yaml too
+    kRefused,              ///< the round-trip guard refused it; nothing written
+    kNotCommitted,         ///< a write failed before the commit point; state unchanged
+    kCommittedCopyFailed,  ///< committed, but config.yaml could not be rewritten
+  };
+  /// Stores a new revision as revision()+1 (needs kWrite). First the
+  /// round-trip guard: the canonical text must load, validate and write
+  /// back byte-identical. `error` says why when the result is not kCommitted.
+  CommitResult Commit(const NewRevision& next, std::string* error);
 
   /// True when config.yaml still holds the previous revision (or is missing)
   /// because a provision was interrupted after its commit point.
   bool config_copy_stale() const { return config_copy_stale_; }
-  /// Rewrites config.yaml from the current revision (needs kWrite).
+  /// Rewrites config.yaml from the current revision (needs kWrite), and
+  /// completes a last history line that lacks its newline.
   bool RewriteConfigCopy(std::string* error);
 
   const std::string& dir() const { return dir_; }
@@ -88,17 +113,23 @@ class StateStore {
   StateStore(std::string dir, FileLock lock) : dir_(std::move(dir)), lock_(std::move(lock)) {}
   bool ReadHistory(std::string* error);
   bool CheckConfigCopy(std::string* error);
+  /// Completes or drops an unfinished last history line (needs kWrite).
+  bool RepairHistoryTail(std::string* error);
   /// Removes temporary files of interrupted writes (only under kWrite: no
-  /// other writer can be running).
+  /// other writer can be running), by their exact names only.
   void RemoveTemporaryFiles();
+  std::optional<std::string> ReadChecked(const std::string& path, const std::string& sha256,
+                                         std::string* error) const;
   std::string RevisionPath(long revision) const;
+  std::string SourcePath(long revision) const;
 
   std::string dir_;
   FileLock lock_;
   std::vector<HistoryEntry> history_;
   std::vector<std::string> notes_;
-  size_t history_bytes_ = 0;      ///< length of the committed part of history.jsonl
-  bool torn_tail_ = false;        ///< history.jsonl ends in an incomplete line
+  size_t history_bytes_ = 0;      ///< length of the complete lines of history.jsonl
+  bool torn_tail_ = false;        ///< history.jsonl ends in an uncommitted incomplete line
+  bool unterminated_tail_ = false;  ///< its last (committed) line lacks its '\n'
   bool config_copy_stale_ = false;
 };
 
@@ -113,17 +144,8 @@ struct ProvisionedConfig {
 };
 ProvisionedConfig LoadProvisionedConfig(const std::string& dir, int lock_timeout_seconds);
 
-/// Writes the fields of a history entry as one JSON object: the stored
-/// history line and `rescfg history --format json` share it.
-void WriteHistoryEntry(JsonWriter& json, const HistoryEntry& entry);
-/// One history line as stored in history.jsonl (without the newline).
-std::string HistoryLine(const HistoryEntry& entry);
-/// Parses one history line; nullopt when damaged.
-std::optional<HistoryEntry> ParseHistoryLine(std::string_view line);
-
-/// The current time in UTC as RFC 3339, e.g. 2026-11-29T10:00:00Z.
-std::string UtcNow();
-/// $USER, else the name of the real user, else the numeric uid.
-std::string CurrentUser();
+/// "000042.yaml", and "000042.source.yaml" for the source text.
+std::string RevisionFileName(long revision);
+std::string SourceFileName(long revision);
 
 }  // namespace rescfg

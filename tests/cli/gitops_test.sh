@@ -140,11 +140,11 @@ expect 0 "$RESCFG" history --state st --format json
 jq -r '.revisions[0].time' out.txt | grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' \
   || fail "history time is not RFC 3339 UTC"
 
-# reset: stdout, -o FILE (atomically), --revision N.
-expect 0 "$RESCFG" reset --state st
-cmp -s out.txt st/revisions/000002.yaml || fail "reset does not print the current revision"
-expect 0 "$RESCFG" reset --state st --revision 1 -o restored.yaml
-cmp -s restored.yaml "$SRC/testdata/gitops/worked-example.canonical.yaml" || fail "reset --revision 1 -o"
+# reset: stdout, -o FILE (atomically), --revision N, --canonical.
+expect 0 "$RESCFG" reset --state st --canonical
+cmp -s out.txt st/revisions/000002.yaml || fail "reset --canonical does not print the current revision"
+expect 0 "$RESCFG" reset --state st --revision 1 --canonical -o restored.yaml
+cmp -s restored.yaml "$SRC/testdata/gitops/worked-example.canonical.yaml" || fail "reset --revision 1 --canonical -o"
 [ -s out.txt ] && fail "reset -o also printed to stdout"
 expect 2 "$RESCFG" reset --state st --revision 3
 contains err.txt "there is no revision 3"

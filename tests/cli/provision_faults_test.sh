@@ -19,7 +19,7 @@ check_state() {
   [ -n "$rev" ] || { fail "$dir does not load: $(cat history.err)"; return; }
   [ "$rev" = "$want_rev" ] || fail "$dir is at revision $rev, expected $want_rev"
   if [ "$want_rev" -gt 0 ]; then
-    "$RESCFG" reset --state "$dir" > reset.out 2>/dev/null || fail "reset fails on $dir"
+    "$RESCFG" reset --canonical --state "$dir" > reset.out 2>/dev/null || fail "reset fails on $dir"
     cmp -s reset.out "$want_text" || fail "$dir revision $rev does not hold $want_text"
   fi
 }
@@ -64,7 +64,7 @@ for i in $(seq 1 200); do
   sleep "$(printf '0.%03d' $((RANDOM % 60)))"
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
-  if ! "$RESCFG" -q reset --state st > reset.out 2>reset.err; then
+  if ! "$RESCFG" -q reset --canonical --state st > reset.out 2>reset.err; then
     fail "kill $i: the state does not load: $(cat reset.err)"
     break
   fi
@@ -95,14 +95,15 @@ for i in $(seq 1 20); do wait "${pids[$((i - 1))]}" || fail "concurrent provisio
 for r in $(seq 1 20); do
   msg=$(jq -r ".revisions[$((r - 1))].message" h.json)
   "$RESCFG" fmt $msg.yaml > want.txt
-  "$RESCFG" reset --state st --revision $r > got.txt || fail "reset --revision $r"
+  "$RESCFG" reset --canonical --state st --revision $r > got.txt || fail "reset --revision $r"
   cmp -s want.txt got.txt || fail "revision $r does not hold $msg"
 done
 
 # 4. Damaged state files are detected (exit 2), never repaired.
 # damage NAME CURRENT COMMAND: copy the state, run COMMAND inside it; history
-# must refuse with exit 2, and provision too when CURRENT (the current
-# revision is affected; provision reads only that one).
+# and provision (which verifies the whole state before writing) must refuse
+# with exit 2, and so must reset of the damaged revision (the current one
+# when CURRENT, else revision 7); history.jsonl must be left as it was.
 damage() {
   rm -rf d && cp -a st d
   (cd d && eval "$3")
@@ -110,9 +111,11 @@ damage() {
   "$RESCFG" history --state d >/dev/null 2>damage.err
   [ $? = 2 ] || fail "$1: not detected"
   grep -q corrupt damage.err || fail "$1: message '$(cat damage.err)'"
+  "$RESCFG" -q provision "$EXAMPLE" --state d >/dev/null 2>&1
+  [ $? = 2 ] || fail "$1: provision did not refuse"
+  "$RESCFG" -q provision "$EXAMPLE" --state d --dry-run >/dev/null 2>&1
+  [ $? = 2 ] || fail "$1: provision --dry-run did not refuse"
   if [ "$2" = current ]; then
-    "$RESCFG" -q provision "$EXAMPLE" --state d >/dev/null 2>&1
-    [ $? = 2 ] || fail "$1: provision did not refuse"
     "$RESCFG" reset --state d >/dev/null 2>&1
     [ $? = 2 ] || fail "$1: reset did not refuse"
   else
@@ -132,6 +135,10 @@ damage "history without last line" current 'sed -i "\$d" history.jsonl'
 damage "damaged history line" current 'sed -i "5s/\"revision\":5/\"revision\":50/" history.jsonl'
 damage "missing history" current 'rm history.jsonl'
 damage "missing revisions directory" current 'rm -r revisions'
+damage "edited old source" old 'echo "# edited" >> revisions/000007.source.yaml'
+damage "missing old source" old 'rm revisions/000007.source.yaml'
+damage "edited current source" current 'echo "# edited" >> revisions/000020.source.yaml'
+damage "history line out of sequence" current 'sed -i "3d" history.jsonl'
 
 if [ "$failures" -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
 echo "provision faults: all passed"

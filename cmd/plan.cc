@@ -1,0 +1,88 @@
+/// `rescfg plan`: what `provision` would do, saved to a plan file that
+/// `rescfg provision --plan` applies exactly, onto the same revision only.
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+
+#include "commands.h"
+#include "config/canonical.h"
+#include "config_source.h"
+#include "file_io.h"
+#include "output_file.h"
+#include "state/history.h"
+#include "state/plan.h"
+#include "state/revision_check.h"
+#include "state/state_store.h"
+
+namespace rescfg::cmd {
+
+int RunPlan(const PlanOptions& options) {
+  int exit_code = kExitOk;
+  auto source = ReadConfigSource(options.file);
+  if (!source) return kExitUnusable;
+  std::vector<Finding> findings;
+  auto config = LoadConfigTextForCommand(*source, DisplayName(options.file), kExitFindings, &exit_code, &findings);
+  if (!config) {
+    spdlog::error("no plan written");
+    return exit_code;
+  }
+  if (options.strict && !findings.empty()) {
+    spdlog::error("no plan written: {} warning{} and --strict", findings.size(), findings.size() == 1 ? "" : "s");
+    return kExitFindings;
+  }
+  const std::string dir = StateDirOrDefault(options.state_dir);
+  std::optional<StateStore> store;
+  if (!OpenStateForChange(dir, /*write=*/false, options.lock_timeout_seconds, &store)) return kExitUnusable;
+
+  Plan plan;
+  plan.canonical = WriteCanonical(*config);
+  // A plan that could not be stored is no plan: the round-trip guard of
+  // the commit, run now.
+  if (std::string problem = RoundTripProblem(plan.canonical); !problem.empty()) {
+    spdlog::error("no plan written: {}; this is a bug in rescfg, please report it", problem);
+    return kExitUnusable;
+  }
+  std::string error;
+  auto change = PlanChange(store ? &*store : nullptr, *config, plan.canonical, &error);
+  if (!change) {
+    spdlog::error("{}", error);
+    return kExitUnusable;
+  }
+  plan.created = UtcNow();
+  plan.user = CurrentUser();
+  plan.file = DisplayName(options.file);
+  plan.message = options.message;
+  plan.base_revision = change->base_revision;
+  plan.base_sha256 = change->base_sha256;
+  plan.revision = change->up_to_date ? change->base_revision : change->base_revision + 1;
+  plan.source = std::move(*source);
+  plan.changes = static_cast<long>(change->diff.changes.size());
+  plan.diff_text = RenderDiffText(change->diff);
+  plan.diff = std::move(change->diff);
+  store.reset();  // the lock is not held while the plan is written
+
+  const bool to_stdout = options.output == "-";
+  if (!WriteOutput(options.output, RenderPlan(plan))) return kExitUnusable;
+  const std::string summary =
+      plan.up_to_date()
+          ? "Revision " + std::to_string(plan.base_revision) + " is up to date; the plan changes nothing.\n"
+          : "Plan: revision " + std::to_string(plan.revision) + " onto revision " +
+                std::to_string(plan.base_revision) + " of " + dir + " (" + std::to_string(plan.changes) +
+                (plan.changes == 1 ? " change" : " changes") + "). Apply it with: rescfg provision --plan " +
+                options.output + " --state " + dir + "\n";
+  if (to_stdout) {
+    spdlog::info("{}", summary.substr(0, summary.size() - 1));
+    return kExitOk;
+  }
+  const std::string out = plan.diff_text + summary;
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (std::fflush(stdout) != 0) {
+    spdlog::error("the plan was written to {}, but its summary could not be written to standard output",
+                  options.output);
+    return kExitPartial;
+  }
+  return kExitOk;
+}
+
+}  // namespace rescfg::cmd

@@ -1,0 +1,165 @@
+#include "state/plan.h"
+
+#include <simdjson.h>
+
+#include "output/json_writer.h"
+#include "state/history.h"
+#include "state/sha256.h"
+#include "state/state_store.h"
+
+namespace rescfg {
+namespace {
+
+constexpr std::string_view kChecksumKey = "\n  \"checksum\": \"";
+constexpr std::string_view kEnd = "\"\n}\n";
+
+/// Reads `key` of `object` as a string; false (with `error` naming the
+/// field) when missing or not a string.
+bool GetString(simdjson::dom::element object, const char* key, std::string* out, std::string* error) {
+  std::string_view value;
+  if (object[key].get_string().get(value)) {
+    *error = std::string("field '") + key + "' is missing or not a string";
+    return false;
+  }
+  *out = value;
+  return true;
+}
+
+bool GetCount(simdjson::dom::element object, const char* key, long* out, std::string* error) {
+  int64_t value = 0;
+  if (object[key].get_int64().get(value) || value < 0) {
+    *error = std::string("field '") + key + "' is missing or not a whole number >= 0";
+    return false;
+  }
+  *out = static_cast<long>(value);
+  return true;
+}
+
+}  // namespace
+
+std::string RenderPlan(const Plan& plan) {
+  JsonWriter json(2);
+  json.BeginObject()
+      .Field("apiVersion", "rescfg/v1")
+      .Field("kind", "Plan")
+      .Field("created", plan.created)
+      .Field("user", plan.user)
+      .Field("file", plan.file)
+      .Field("message", plan.message);
+  json.Key("base").BeginObject().Field("revision", int64_t(plan.base_revision)).Key("sha256");
+  if (plan.base_sha256.empty()) {
+    json.Null();
+  } else {
+    json.String(plan.base_sha256);
+  }
+  json.EndObject();
+  json.Field("revision", int64_t(plan.revision)).Field("upToDate", plan.up_to_date());
+  json.Field("changes", int64_t(plan.changes)).Key("diff");
+  WriteDiffJson(plan.diff, json);
+  json.Field("diffText", plan.diff_text);
+  json.Key("config")
+      .BeginObject()
+      .Field("sha256", Sha256Hex(plan.canonical))
+      .Field("sourceSha256", Sha256Hex(plan.source))
+      .Field("canonical", plan.canonical)
+      .Field("source", plan.source)
+      .EndObject();
+  json.EndObject();
+  // The object ends "\n}": the checksum becomes its last member.
+  std::string body = json.str();
+  body.resize(body.size() - 2);
+  body += ",\n";
+  return body + std::string(kChecksumKey.substr(1)) + Sha256Hex(body) + std::string(kEnd);
+}
+
+std::optional<Plan> ParsePlan(std::string_view text, std::string* error) {
+  const size_t at = text.rfind(kChecksumKey);
+  const bool framed = at != std::string_view::npos && text.size() == at + kChecksumKey.size() + 64 + kEnd.size() &&
+                      text.substr(text.size() - kEnd.size()) == kEnd;
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  const bool json = parser.parse(text.data(), text.size()).get(root) == simdjson::SUCCESS;
+  std::string_view api, kind;
+  if (!json || !root.is_object() || root["kind"].get_string().get(kind) || kind != "Plan" ||
+      root["apiVersion"].get_string().get(api)) {
+    *error = json ? "not a rescfg plan (no kind: Plan)" : "not a rescfg plan (not a JSON document)";
+    return std::nullopt;
+  }
+  if (api != "rescfg/v1") {
+    *error = "a plan of apiVersion '" + std::string(api) + "', not rescfg/v1";
+    return std::nullopt;
+  }
+  if (!framed) {
+    *error = "damaged: its last member is not the checksum line";
+    return std::nullopt;
+  }
+  const std::string_view body = text.substr(0, at + 1);
+  const std::string_view checksum = text.substr(at + kChecksumKey.size(), 64);
+  if (!IsSha256Hex(checksum) || Sha256Hex(body) != checksum) {
+    *error = "damaged or edited: its checksum does not match its content";
+    return std::nullopt;
+  }
+  Plan plan;
+  simdjson::dom::element base, config, sha;
+  std::string config_sha, source_sha;
+  if (!GetString(root, "created", &plan.created, error) || !GetString(root, "user", &plan.user, error) ||
+      !GetString(root, "file", &plan.file, error) || !GetString(root, "message", &plan.message, error) ||
+      !GetCount(root, "revision", &plan.revision, error) || !GetCount(root, "changes", &plan.changes, error) ||
+      !GetString(root, "diffText", &plan.diff_text, error)) {
+    return std::nullopt;
+  }
+  if (root["base"].get(base) || !base.is_object() || !GetCount(base, "revision", &plan.base_revision, error) ||
+      base["sha256"].get(sha)) {
+    if (error->empty()) *error = "field 'base' is missing or incomplete";
+    return std::nullopt;
+  }
+  std::string_view base_sha;
+  if (!(sha.is_null() && plan.base_revision == 0) &&
+      (sha.get_string().get(base_sha) || !IsSha256Hex(base_sha) || plan.base_revision == 0)) {
+    *error = "field 'base.sha256' must be the sha256 of the base revision (null for revision 0)";
+    return std::nullopt;
+  }
+  plan.base_sha256 = base_sha;
+  if (plan.revision != plan.base_revision && plan.revision != plan.base_revision + 1) {
+    *error = "field 'revision' must be the base revision or the next one";
+    return std::nullopt;
+  }
+  if (root["config"].get(config) || !config.is_object() || !GetString(config, "sha256", &config_sha, error) ||
+      !GetString(config, "sourceSha256", &source_sha, error) ||
+      !GetString(config, "canonical", &plan.canonical, error) || !GetString(config, "source", &plan.source, error)) {
+    if (error->empty()) *error = "field 'config' is missing";
+    return std::nullopt;
+  }
+  if (Sha256Hex(plan.canonical) != config_sha || Sha256Hex(plan.source) != source_sha) {
+    *error = "damaged: the configuration does not match its sha256";
+    return std::nullopt;
+  }
+  return plan;
+}
+
+std::optional<PlannedChange> PlanChange(const StateStore* store, const Config& config, const std::string& canonical,
+                                        std::string* error) {
+  PlannedChange change;
+  std::optional<Config> base;
+  if (store) {
+    change.base_revision = store->revision();
+    change.base_sha256 = store->revision_sha256();
+    // The base is only diffed: a stored revision that newer rules reject
+    // never blocks provisioning its fix.
+    base = store->ReadConfig(change.base_revision, error, /*validate=*/false);
+    if (!base) return std::nullopt;
+  } else {
+    base = Config{};
+    ApplyDefaults(*base);
+  }
+  change.diff = DiffConfigs(*base, config);
+  if (change.base_revision > 0) {
+    auto text = store->ReadRevision(change.base_revision, error);
+    if (!text) return std::nullopt;
+    // A new order of pools is no change that means anything.
+    change.up_to_date = *text == canonical || change.diff.empty();
+  }
+  return change;
+}
+
+}  // namespace rescfg

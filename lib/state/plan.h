@@ -1,0 +1,60 @@
+#pragma once
+/// Plans (SPEC §6 `rescfg plan`): what a provision would do, saved, so
+/// that exactly the reviewed change is applied, and only onto the revision
+/// it was made against.
+///
+/// A plan file is one JSON object (kind: Plan, apiVersion: rescfg/v1),
+/// written with two-space indents so that people can read it and jq can
+/// query it. Its last member is "checksum": the sha256 of every byte of the
+/// file before the checksum's line, so that `head -n -2 PLAN | sha256sum`
+/// reproduces it. Any edit makes the file damaged.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "config/model.h"
+#include "diff/config_diff.h"
+
+namespace rescfg {
+
+class StateStore;
+
+struct Plan {
+  std::string created;      ///< UTC, RFC 3339
+  std::string user;
+  std::string file;         ///< the configuration file, as named when the plan was made
+  std::string message;      ///< for the history ("" when none was given)
+  long base_revision = 0;   ///< the revision the plan applies onto (0: nothing provisioned)
+  std::string base_sha256;  ///< its sha256 ("" for revision 0)
+  long revision = 0;        ///< the revision applying it makes (base_revision when up to date)
+  std::string canonical;    ///< the new configuration, canonical form
+  std::string source;       ///< the new configuration as written, byte for byte
+  long changes = 0;         ///< the number of changes
+  std::string diff_text;    ///< the diff, as `rescfg diff` prints it
+  ConfigDiff diff;          ///< the changes (rendering only; not read back)
+  bool up_to_date() const { return revision == base_revision; }
+};
+
+/// The plan file's text.
+std::string RenderPlan(const Plan& plan);
+
+/// Reads a plan file. nullopt with `error` set when it is not a rescfg plan
+/// (foreign) or was damaged or edited (checksum, sha256s, missing or
+/// mistyped fields). The `diff` of the result is empty.
+std::optional<Plan> ParsePlan(std::string_view text, std::string* error);
+
+/// What provisioning `config` (defaults applied, canonical text
+/// `canonical`) onto a state does: its base (`store` may be null: a state
+/// directory that does not exist yet, revision 0), the diff, and whether it
+/// is up to date. nullopt with `error` set when the base cannot be read.
+struct PlannedChange {
+  long base_revision = 0;
+  std::string base_sha256;
+  ConfigDiff diff;
+  bool up_to_date = false;  ///< same canonical text, or no change that means anything
+};
+std::optional<PlannedChange> PlanChange(const StateStore* store, const Config& config, const std::string& canonical,
+                                        std::string* error);
+
+}  // namespace rescfg
