@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include <spdlog/spdlog.h>
@@ -19,12 +20,34 @@ bool OutputSink::Open(const std::string& path) {
     kind_ = Kind::kStdout;
     return true;
   }
+  // A symbolic link is kept and its target written, as a shell's '>'
+  // would: the temporary file goes beside the target. A link to nothing or
+  // to a directory is refused, and so is a directory.
+  std::string target = path;
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    char* resolved = ::realpath(path.c_str(), nullptr);
+    if (resolved == nullptr || ::stat(resolved, &st) != 0) {
+      spdlog::error("cannot write to {}: it is a symbolic link to nothing ({}); write to its target instead", path,
+                    std::strerror(errno));
+      std::free(resolved);
+      failed_ = true;
+      return false;
+    }
+    target = resolved;
+    std::free(resolved);
+  }
+  const bool exists = ::stat(target.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) {
+    spdlog::error("cannot write to {}: it is a directory{}", path, target == path ? "" : " (through a symbolic link)");
+    failed_ = true;
+    return false;
+  }
   // A device or a pipe is written as it is: renaming a temporary file over
   // it would replace it with a regular file.
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+  if (exists && !S_ISREG(st.st_mode)) {
     kind_ = Kind::kStream;
-    stream_ = std::fopen(path.c_str(), "wb");
+    stream_ = std::fopen(target.c_str(), "wb");
     if (stream_ == nullptr) {
       spdlog::error("cannot write to {}: {}", path, std::strerror(errno));
       failed_ = true;
@@ -33,7 +56,7 @@ bool OutputSink::Open(const std::string& path) {
   }
   kind_ = Kind::kAtomic;
   std::string error;
-  if (!atomic_.Open(path, &error)) {
+  if (!atomic_.Open(target, &error)) {
     spdlog::error("{}", error);
     failed_ = true;
   }

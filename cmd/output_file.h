@@ -9,8 +9,10 @@ namespace rescfg::cmd {
 
 /// Where a command's output goes: stdout when `path` is empty or "-"; a
 /// device or a pipe (/dev/null, a FIFO) as it is; any other path atomically
-/// (AtomicFileWriter: temporary file, fsync, rename). Written piece by
-/// piece; failures are logged once.
+/// (AtomicFileWriter: temporary file, fsync, rename; no setuid, setgid or
+/// sticky bit carried over). A symbolic link is kept and its target
+/// written; a directory, or a link to one or to nothing, is refused.
+/// Written piece by piece; failures are logged once.
 class OutputSink {
  public:
   OutputSink() = default;

@@ -1,6 +1,8 @@
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "commands.h"
 #include "config/loader.h"
@@ -21,8 +23,10 @@ int RunValidate(const ValidateOptions& options) {
                           : options.format == "github" ? FindingsFormat::kGithub
                                                        : FindingsFormat::kText;
   std::string out = RenderFindings(files, format, options.strict);
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  std::fflush(stdout);
+  if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0) {
+    spdlog::error("cannot write to standard output: {}", std::strerror(errno));
+    return kExitUnusable;
+  }
   // The summary is for people; -q (level error) silences it.
   if (spdlog::should_log(spdlog::level::warn)) {
     std::string summary = SummarizeFindings(files, options.strict);

@@ -67,6 +67,14 @@ std::string TextProblem(std::string_view text, TextKind kind) {
   return "holds the control character " + Hex(p.cp) + where;
 }
 
+unsigned YamlUnsafeCodePoint(std::string_view seq) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(seq[k]); };
+  if (seq.size() == 2 && b(0) == 0xC2 && b(1) < 0xA0) return b(1);  // U+0080..U+009F
+  if (seq.size() != 3) return 0;
+  const unsigned cp = ((b(0) & 0x0Fu) << 12) | ((b(1) & 0x3Fu) << 6) | (b(2) & 0x3Fu);
+  return cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF || cp == 0xFFFE || cp == 0xFFFF ? cp : 0;
+}
+
 std::string TextProblemHint(std::string_view text) {
   Problem p = Find(text, TextKind::kFreeText);
   if (p.found && p.invalid_utf8 && p.cp == 0xA0) return "write a plain space, or the no-break space as \\u00A0";

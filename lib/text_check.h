@@ -21,6 +21,11 @@ enum class TextKind {
 /// names the offending character and its byte offset.
 std::string TextProblem(std::string_view text, TextKind kind);
 
+/// The code point of the valid UTF-8 sequence `seq` (one character) when a
+/// YAML writer must escape it: C1 controls, U+2028, U+2029, U+FEFF, U+FFFE,
+/// U+FFFF (JSON may escape them too). 0 for any other.
+unsigned YamlUnsafeCodePoint(std::string_view seq);
+
 /// A hint for a TextProblem: how to write the character instead.
 std::string TextProblemHint(std::string_view text);
 

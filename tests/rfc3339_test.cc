@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <ctime>
 #include <string>
 
@@ -42,6 +43,36 @@ TEST(Rfc3339, Fractions) {
   EXPECT_EQ(*ParseRfc3339("2026-11-29T10:00:00.1Z"), *ParseRfc3339("2026-11-29T10:00:00.100Z"));
 }
 
+TEST(Rfc3339, MoreThanNineFractionalDigitsAreKeptExactly) {
+  auto t = ParseRfc3339("2026-11-29T10:00:00.1234567891Z");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->nanos, 123456789);
+  EXPECT_EQ(t->beyond_nanos, "1");
+  // Trailing zeros mean nothing; every other digit does, however far out.
+  EXPECT_EQ(*ParseRfc3339("2026-11-29T10:00:00.1000000000000Z"), *ParseRfc3339("2026-11-29T10:00:00.1Z"));
+  EXPECT_LT(*ParseRfc3339("2026-11-29T10:00:00.000000001Z"),
+            *ParseRfc3339("2026-11-29T10:00:00.0000000010000000000000000001Z"));
+  EXPECT_LT(*ParseRfc3339("2026-11-29T10:00:00.0000000019Z"), *ParseRfc3339("2026-11-29T10:00:00.000000002Z"));
+  EXPECT_LT(*ParseRfc3339("2026-11-29T10:00:00.00000000010Z"), *ParseRfc3339("2026-11-29T10:00:00.0000000002Z"));
+}
+
+/// a < b for the decimal fractions 0.a and 0.b, by their digits.
+bool FractionLess(std::string a, std::string b) {
+  a.resize(std::max(a.size(), b.size()), '0');
+  b.resize(a.size(), '0');
+  return a < b;
+}
+
+RC_GTEST_PROP(Rfc3339, FractionsOrderExactlyWhateverTheirLength, ()) {
+  auto digits = rc::gen::container<std::string>(rc::gen::elementOf(std::string("0123456789")));
+  std::string a = *rc::gen::nonEmpty(digits), b = *rc::gen::nonEmpty(digits);
+  const std::string text_a = "2026-11-29T10:00:00." + a + "Z", text_b = "2026-11-29T10:00:00." + b + "Z";
+  auto ta = ParseRfc3339(text_a), tb = ParseRfc3339(text_b);  // they view the text
+  RC_ASSERT(ta && tb);
+  RC_ASSERT((*ta < *tb) == FractionLess(a, b));
+  RC_ASSERT((*ta == *tb) == (!FractionLess(a, b) && !FractionLess(b, a)));
+}
+
 TEST(Rfc3339, Ordering) {
   // 11:00+02:00 is 09:00Z: earlier than 10:00Z although its text sorts later.
   EXPECT_LT(*ParseRfc3339("2026-11-29T11:00:00+02:00"), *ParseRfc3339("2026-11-29T10:00:00Z"));
@@ -55,7 +86,7 @@ TEST(Rfc3339, Rejects) {
            "2026-02-30T10:00:00Z", "2025-02-29T10:00:00Z", "1900-02-29T10:00:00Z",
            "2026-13-01T10:00:00Z", "2026-00-01T10:00:00Z", "2026-11-00T10:00:00Z",
            "2026-04-31T10:00:00Z", "2026-11-29T24:00:00Z", "2026-11-29T10:60:00Z",
-           "2026-11-29T23:59:60Z", "2026-11-29T10:00:00.Z", "2026-11-29T10:00:00.1234567891Z",
+           "2026-11-29T23:59:60Z", "2026-11-29T10:00:00.Z",
            "2026-11-29T10:00:00+0200", "2026-11-29T10:00:00+02", "2026-11-29T10:00:00+24:00",
            "2026-11-29T10:00:00+02:60", "2026-11-29T10:00:00ZZ", "2026-11-29T10:00:00Z ",
            " 2026-11-29T10:00:00Z", "26-11-29T10:00:00Z", "2026-1-29T10:00:00Z",

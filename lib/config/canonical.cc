@@ -1,5 +1,8 @@
 #include "config/canonical.h"
 
+#include "text_check.h"
+#include "yaml_input.h"
+
 namespace rescfg {
 namespace {
 
@@ -102,13 +105,17 @@ std::string YamlQuote(std::string_view text) {
   std::string out = "\"";
   for (size_t i = 0; i < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
-    // Unicode line breaks and the byte-order mark would not survive a
-    // YAML reader as written: U+0085, U+2028, U+2029, U+FEFF.
-    std::string_view rest = text.substr(i);
-    if (rest.starts_with("\xC2\x85")) { out += "\\u0085"; ++i; continue; }
-    if (rest.starts_with("\xE2\x80\xA8")) { out += "\\u2028"; i += 2; continue; }
-    if (rest.starts_with("\xE2\x80\xA9")) { out += "\\u2029"; i += 2; continue; }
-    if (rest.starts_with("\xEF\xBB\xBF")) { out += "\\uFEFF"; i += 2; continue; }
+    // What would not survive a YAML reader as written: C1 controls (U+0085
+    // is a line break), U+2028, U+2029, U+FEFF, U+FFFE and U+FFFF.
+    if (c >= 0xC2) {
+      const size_t len = Utf8SequenceLength(text, i);
+      if (unsigned cp = len > 1 ? YamlUnsafeCodePoint(text.substr(i, len)) : 0; cp != 0) {
+        out += "\\u";
+        for (int shift = 12; shift >= 0; shift -= 4) out.push_back(kHex[(cp >> shift) & 0xF]);
+        i += len - 1;
+        continue;
+      }
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;

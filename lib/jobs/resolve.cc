@@ -7,6 +7,8 @@
 #include <unordered_set>
 
 #include "jobs/time.h"
+#include "output/flat_record.h"
+#include "yaml_input.h"
 
 namespace rescfg {
 namespace {
@@ -197,6 +199,24 @@ OrderKey MakeOrderKey(const std::optional<Timestamp>& time, uint32_t queued) {
   return {uint64_t(time->seconds + (int64_t(1) << 40)), uint32_t(time->nanos), queued};
 }
 
+void SortByQueueOrder(std::vector<OrderKey>* keys);
+
+/// SortByQueueOrder, then, among keys equal to the nanosecond, the order
+/// of the digits beyond it (`beyond[k.queued]`; empty for most). Stable, so
+/// file positions still break exact ties.
+void SortByQueueOrder(std::vector<OrderKey>* keys, const std::vector<std::string_view>& beyond) {
+  SortByQueueOrder(keys);
+  if (beyond.empty()) return;
+  auto same_instant = [](const OrderKey& a, const OrderKey& b) { return a.high == b.high && a.low == b.low; };
+  for (auto run = keys->begin(); run != keys->end();) {
+    auto end = std::find_if(run, keys->end(), [&](const OrderKey& k) { return !same_instant(k, *run); });
+    if (end - run > 1 && std::any_of(run, end, [&](const OrderKey& k) { return !beyond[k.queued].empty(); })) {
+      std::stable_sort(run, end, [&](const OrderKey& a, const OrderKey& b) { return beyond[a.queued] < beyond[b.queued]; });
+    }
+    run = end;
+  }
+}
+
 void SortByQueueOrder(std::vector<OrderKey>* keys) {
   constexpr int kBits = 16;
   constexpr size_t kBuckets = size_t(1) << kBits;
@@ -250,6 +270,22 @@ Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view*
 
 std::string Str(TextRef t) { return std::string(*t); }
 
+/// Why a text field cannot be carried to the output as it is: "" when it is
+/// valid UTF-8. YAML escapes such as "\_" and "\N" decode to bytes that are
+/// not, and no output may alter an id silently.
+std::string NotUtf8(const char* field, TextRef t) {
+  if (!t || JsonPlainPrefix(*t) == t->size() || IsValidUtf8(*t, nullptr)) return "";
+  size_t at = 0;
+  while (Utf8SequenceLength(*t, at) > 0) at += Utf8SequenceLength(*t, at);
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  const unsigned char byte = static_cast<unsigned char>((*t)[at]);
+  return std::string(field) + " is not valid UTF-8: byte " + kHex[byte >> 4] + kHex[byte & 0xF] + " at byte " +
+         std::to_string(at + 1) + " (the YAML escapes \\_ and \\N decode to such bytes; write the character itself or \\uXXXX)";
+}
+
+/// `t` when it can be carried to the output as it is, else none.
+TextRef Utf8OrNone(TextRef t) { return NotUtf8("", t).empty() ? t : TextRef(); }
+
 class Resolver {
  public:
   Resolver(const Config& config, ResolvedJobs* resolved) : config_(config), dir_(config), r_(*resolved) {}
@@ -270,8 +306,8 @@ class Resolver {
     const bool named = message.rfind("line ", 0) == 0;
     out->message = Keep(entry.mark.line > 0 && !named ? "line " + std::to_string(entry.mark.line) + ": " + message
                                                       : message);
-    out->policy = Keep(entry.policy);
-    out->profile = Keep(entry.profile);
+    out->policy = Keep(Utf8OrNone(entry.policy));
+    out->profile = Keep(Utf8OrNone(entry.profile));
     out->pool.reset();
     out->queue.reset();
     out->resources.reset();
@@ -289,6 +325,7 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
   const std::vector<bool> repeated = RepeatedIds(entries);
   std::vector<OrderKey> ordering;
   ordering.reserve(entries.size());
+  std::vector<std::string_view> beyond_nanos;  // by queued index; empty when no time has such digits
   r_.input.queued.reserve(entries.size());
   r_.queued_outcome.reserve(entries.size());
 
@@ -296,11 +333,16 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
     const JobEntry& e = entries[i];
     JobOutcome& out = r_.outcomes.emplace_back();
     out.entry = static_cast<uint32_t>(e.entry);
-    if (e.id && !e.id->empty()) out.id = Keep(*e.id);
+    std::string invalid = e.invalid;
+    for (auto [field, text] : {std::pair{"id", e.id}, {"policy", e.policy}, {"profile", e.profile},
+                               {"queue", e.queue}, {"pool", e.pool}}) {
+      if (invalid.empty()) invalid = NotUtf8(field, text);
+    }
+    // An id that is not UTF-8 is no usable id: the entry is named by number.
+    if (e.id && !e.id->empty() && NotUtf8("id", e.id).empty()) out.id = Keep(*e.id);
     bool duplicate = repeated[i];
 
     bool running = e.state && *e.state == "running";
-    std::string invalid = e.invalid;
     if (invalid.empty() && e.state && *e.state != "running" && *e.state != "queued") {
       invalid = "state must be queued or running, not '" + std::string(e.state->substr(0, 40)) + "'";
     }
@@ -410,12 +452,17 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
     job.profile = *profile;
     job.need = need;
     job.position = static_cast<uint32_t>(i);
+    if (enqueued && !enqueued->beyond_nanos.empty()) {
+      beyond_nanos.resize(r_.input.queued.size() + 1);
+      beyond_nanos.back() = enqueued->beyond_nanos;
+    }
     ordering.push_back(MakeOrderKey(enqueued, static_cast<uint32_t>(r_.input.queued.size())));
     r_.input.queued.push_back(job);
     r_.queued_outcome.push_back(static_cast<uint32_t>(i));
   }
 
-  SortByQueueOrder(&ordering);
+  if (!beyond_nanos.empty()) beyond_nanos.resize(r_.input.queued.size());
+  SortByQueueOrder(&ordering, beyond_nanos);
   for (uint32_t rank = 0; rank < ordering.size(); ++rank) r_.input.queued[ordering[rank].queued].queue_order = rank;
 }
 

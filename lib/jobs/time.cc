@@ -61,16 +61,21 @@ std::optional<Timestamp> ParseRfc3339(std::string_view s) {
     return std::nullopt;
   }
   int32_t nanos = 0;
+  std::string_view beyond;
   if (pos < s.size() && s[pos] == '.') {
     ++pos;
     size_t digits = 0;
+    const size_t first = pos;
     while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
-      if (++digits > 9) return std::nullopt;
-      nanos = nanos * 10 + (s[pos] - '0');
+      if (++digits <= 9) nanos = nanos * 10 + (s[pos] - '0');
       ++pos;
     }
     if (digits == 0) return std::nullopt;
     for (size_t i = digits; i < 9; ++i) nanos *= 10;
+    if (digits > 9) {
+      beyond = s.substr(first + 9, pos - first - 9);
+      while (!beyond.empty() && beyond.back() == '0') beyond.remove_suffix(1);
+    }
   }
   int offset_seconds = 0;
   if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z')) {
@@ -89,7 +94,7 @@ std::optional<Timestamp> ParseRfc3339(std::string_view s) {
   }
   if (pos != s.size()) return std::nullopt;
   const int64_t days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
-  return Timestamp{days * 86400 + hour * 3600 + minute * 60 + second - offset_seconds, nanos};
+  return Timestamp{days * 86400 + hour * 3600 + minute * 60 + second - offset_seconds, nanos, beyond};
 }
 
 }  // namespace rescfg

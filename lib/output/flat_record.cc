@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "text_check.h"
 #include "yaml_input.h"
 
 namespace rescfg {
@@ -46,10 +47,17 @@ void AppendJsonString(std::string* out, std::string_view s) {
     }
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
-      // Valid UTF-8 passes through; any other byte (a file name can hold
-      // anything) becomes U+FFFD so the output stays valid JSON.
+      // Valid UTF-8 passes through, except what a YAML reader would refuse
+      // or read differently: C1 controls (U+0085 is a line break to YAML),
+      // U+2028, U+2029, U+FEFF, U+FFFE and U+FFFF become \uXXXX, valid
+      // JSON and YAML alike. Any other byte (a file name can hold anything)
+      // becomes U+FFFD so the output stays valid.
       size_t len = Utf8SequenceLength(s, i);
-      if (len > 0) {
+      if (unsigned cp = len > 1 ? YamlUnsafeCodePoint(s.substr(i, len)) : 0; cp != 0) {
+        out->append("\\u");
+        for (int shift = 12; shift >= 0; shift -= 4) out->push_back(kHex[(cp >> shift) & 0xF]);
+        i += len;
+      } else if (len > 0) {
         out->append(s.substr(i, len));
         i += len;
       } else {

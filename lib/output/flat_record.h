@@ -16,8 +16,11 @@ namespace rescfg {
 
 enum class RecordStyle { kJson, kYaml };
 
-/// Appends `s` as a JSON string literal (also a valid YAML double-quoted scalar).
+/// Appends `s` as a JSON string literal that is also a YAML double-quoted
+/// scalar of the same value: control characters (C0, DEL, C1), U+2028,
+/// U+2029, U+FEFF, U+FFFE and U+FFFF are escaped as \uXXXX.
 void AppendJsonString(std::string* out, std::string_view s);
+
 /// Appends a quantity per SPEC §1: a plain number, or a quoted fraction.
 void AppendQuantity(std::string* out, Quantity q);
 /// What AppendQuantity appends; valid until the next call on this thread.

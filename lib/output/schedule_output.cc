@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "output/flat_record.h"
+#include "output/text_table.h"
 
 namespace rescfg {
 namespace {
@@ -250,11 +251,11 @@ std::string RenderJsonLines(const ScheduleReport& r) {
 
 /// Plain columns for people: every job, then the pools.
 std::string RenderTable(const ScheduleReport& r) {
-  auto text = [](TextRef s) { return s.value_or("-"); };
+  auto text = [](TextRef s) { return s ? VisibleText(*s) : std::string("-"); };
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"JOB", "STATUS", "POLICY", "PROFILE", "POOL", "RESOURCES", "REASON"});
   auto add_job = [&](const JobOutcome& j) {
-    rows.push_back({j.id ? std::string(*j.id) : "#" + std::to_string(j.entry), JobStatusName(j.status), text(j.policy),
+    rows.push_back({j.id ? text(j.id) : "#" + std::to_string(j.entry), JobStatusName(j.status), text(j.policy),
                     text(j.profile), text(j.pool), j.resources ? j.resources->ToString() : "-", text(j.reason)});
   };
   for (const JobOutcome& j : r.jobs) {

@@ -3,6 +3,7 @@
 /// widest cell (counted in characters, not bytes), two spaces between.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rescfg {
@@ -14,7 +15,8 @@ class TextTable {
   explicit TextTable(std::vector<std::string> headers);
   /// Right-aligns a column (numbers).
   void SetAlign(size_t column, Align align);
-  /// A row; missing cells are blank, extra cells are ignored.
+  /// A row; missing cells are blank, extra cells are ignored. Cells are
+  /// shown through VisibleText.
   void AddRow(std::vector<std::string> cells);
   size_t rows() const { return rows_.size(); }
 
@@ -29,5 +31,12 @@ class TextTable {
 
 /// Display width of UTF-8 text: the number of code points.
 size_t DisplayWidth(const std::string& text);
+
+/// `text` safe to print on a terminal: control characters (C0, DEL, C1),
+/// bytes that are not UTF-8, and the invisible characters that move or
+/// hide text (U+200B-U+200F, U+2028-U+202E, U+2066-U+2069, U+FEFF,
+/// U+FFFE, U+FFFF) are shown as \xNN or \uXXXX, a backslash as itself.
+/// Tables and other text outputs print every cell through it.
+std::string VisibleText(std::string_view text);
 
 }  // namespace rescfg
