@@ -7,6 +7,8 @@
 #include "gitops_config_gen.h"
 
 #include "support/scenario_text.h"
+#include "support/yaml_text.h"
+#include "yaml_input.h"
 
 namespace rescfg {
 namespace {
@@ -73,6 +75,20 @@ TEST(Canonical, QuotesAndEscapes) {
   EXPECT_EQ(YamlQuote("line\nnext\ttab\x01"), "\"line\\nnext\\ttab\\x01\"");
   EXPECT_EQ(YamlQuote("\xE2\x80\xA8"), "\"\\u2028\"");
   EXPECT_EQ(YamlQuote("caf\xC3\xA9"), "\"caf\xC3\xA9\"");
+  // What YAML readers refuse or read differently, though the loader never
+  // lets it into a configuration: C1 controls, U+FEFF, U+FFFE, U+FFFF.
+  EXPECT_EQ(YamlQuote("c1\xC2\x85\xC2\x80\xC2\x9F\xC2\xA0"), "\"c1\\u0085\\u0080\\u009F\xC2\xA0\"");
+  EXPECT_EQ(YamlQuote("\xEF\xBB\xBF\xEF\xBF\xBE\xEF\xBF\xBF\x7F"), "\"\\uFEFF\\uFFFE\\uFFFF\\x7F\"");
+}
+
+RC_GTEST_PROP(YamlQuote, IsAYamlScalarOfTheSameValue, ()) {
+  const std::string s = *testing::GenUtf8Text();
+  const std::string scalar = YamlQuote(s);
+  RC_ASSERT(testing::IsPlainYamlLine(scalar));
+  std::vector<Finding> findings;
+  auto node = ParseYaml("key: " + scalar + "\n", "test", &findings);
+  RC_ASSERT(node.has_value());
+  RC_ASSERT((*node)["key"].as<std::string>() == s);
 }
 
 TEST(Canonical, ProfileDescriptionIsKept) {

@@ -2,8 +2,10 @@
 #include <rapidcheck/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "output/flat_record.h"
+#include "support/yaml_text.h"
 #include "yaml_input.h"
 
 namespace rescfg {
@@ -17,7 +19,15 @@ std::string ReferenceEscape(std::string_view s) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
       size_t len = Utf8SequenceLength(s, i);
-      out += len > 0 ? std::string(s.substr(i, len)) : std::string("\\ufffd");
+      unsigned cp = c & (0x7F >> len);
+      for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+      // What YAML readers refuse or read differently is escaped.
+      if (len > 0 && ((cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF ||
+                      cp == 0xFFFE || cp == 0xFFFF)) {
+        out += std::string("\\u") + kHex[cp >> 12] + kHex[(cp >> 8) & 0xF] + kHex[(cp >> 4) & 0xF] + kHex[cp & 0xF];
+      } else {
+        out += len > 0 ? std::string(s.substr(i, len)) : std::string("\\ufffd");
+      }
       i += len > 0 ? len : 1;
       continue;
     }
@@ -47,6 +57,22 @@ TEST(AppendJsonString, EscapesAndPassesRuns) {
   EXPECT_EQ(Escape("caf\xc3\xa9!"), "\"caf\xc3\xa9!\"");
   EXPECT_EQ(Escape("bad\xff" "end"), "\"bad\\ufffdend\"");
   EXPECT_EQ(Escape("cut\xc3"), "\"cut\\ufffd\"");
+  // YAML refuses or reads differently: C1 controls, U+2028/9, U+FEFF, U+FFFE/F.
+  EXPECT_EQ(Escape("a\xc2\x85" "b\xc2\x80\xc2\x9f\xc2\xa0"), "\"a\\u0085b\\u0080\\u009f\xc2\xa0\"");
+  EXPECT_EQ(Escape("\xe2\x80\xa8\xe2\x80\xa9\xef\xbb\xbf\xef\xbf\xbe\xef\xbf\xbf\xef\xbf\xbd"),
+            "\"\\u2028\\u2029\\ufeff\\ufffe\\uffff\xef\xbf\xbd\"");
+}
+
+RC_GTEST_PROP(AppendJsonString, IsAYamlScalarOfTheSameValue, ()) {
+  // Any valid UTF-8 text, written as AppendJsonString writes it, is one
+  // line every YAML reader takes, and reads back through yaml-cpp as itself.
+  const std::string s = *testing::GenUtf8Text();
+  const std::string scalar = Escape(s);
+  RC_ASSERT(testing::IsPlainYamlLine(scalar));
+  std::vector<Finding> findings;
+  auto node = ParseYaml("key: " + scalar + "\n", "test", &findings);
+  RC_ASSERT(node.has_value());
+  RC_ASSERT((*node)["key"].as<std::string>() == s);
 }
 
 TEST(AppendJsonString, EveryByteAtEveryPositionOfAWord) {

@@ -11,6 +11,8 @@
 #include "state/atomic_file.h"
 #include "state/lockfile.h"
 #include "state/sha256.h"
+#include "state/revision_check.h"
+#include "state/state_file.h"
 #include "state/state_store.h"
 
 namespace rescfg {
@@ -253,6 +255,220 @@ TEST(HistoryLine, RoundTrips) {
   EXPECT_EQ(back->source_sha256, e.source_sha256);
   EXPECT_FALSE(ParseHistoryLine("{\"revision\":7"));
   EXPECT_FALSE(ParseHistoryLine(R"({"revision":0,"sha256":"x","time":"","user":"","message":"","changes":0})"));
+}
+
+}  // namespace
+}  // namespace rescfg
+
+namespace rescfg {
+namespace {
+
+TEST(StateStore, RoundTripGuardRefusesTextThatDoesNotReadBackAsItself) {
+  TempDir dir;
+  const std::string state = dir.path() + "/state";
+  std::string error;
+  auto store = Open(state, StateStore::Access::kWrite, &error);
+  ASSERT_TRUE(store) << error;
+  // Valid, but not canonical: written back, it spells out its defaults.
+  const std::string loose = "apiVersion: rescfg/v1\nkind: ResourceConfiguration\npools: [{name: p, resources: 8}]\n";
+  EXPECT_EQ(store->Commit({loose, loose, "", 1}, &error), StateStore::CommitResult::kRefused);
+  EXPECT_NE(error.find("does not read back as itself"), std::string::npos) << error;
+  // Not a valid configuration at all, and not UTF-8.
+  const std::string broken = std::string(kConfigA).replace(std::string(kConfigA).find("\"p\""), 3, "\"p\xA0\"");
+  EXPECT_EQ(store->Commit({broken, broken, "", 1}, &error), StateStore::CommitResult::kRefused);
+  EXPECT_EQ(store->revision(), 0);
+  EXPECT_EQ(Read(state + "/history.jsonl"), "<missing>");
+  EXPECT_EQ(Read(state + "/revisions/000001.yaml"), "<missing>");
+  EXPECT_EQ(Read(state + "/revisions/000001.source.yaml"), "<missing>");
+  EXPECT_EQ(RoundTripProblem(kConfigA), "");
+}
+
+TEST(StateStore, KeepsTheSourceTextBesideTheCanonicalForm) {
+  TempDir dir;
+  const std::string state = dir.path() + "/state";
+  const std::string source = "# hand-written\n" + std::string(kConfigA);
+  std::string error;
+  {
+    auto store = Open(state, StateStore::Access::kWrite, &error);
+    ASSERT_TRUE(store) << error;
+    ASSERT_EQ(store->Commit({kConfigA, source, "m", 1}, &error), StateStore::CommitResult::kCommitted) << error;
+  }
+  auto store = Open(state, StateStore::Access::kRead, &error);
+  ASSERT_TRUE(store) << error;
+  EXPECT_EQ(store->ReadSource(1, &error).value_or(""), source);
+  EXPECT_EQ(store->ReadRevision(1, &error).value_or(""), kConfigA);
+  EXPECT_EQ(store->history()[0].source_sha256, Sha256Hex(source));
+  EXPECT_EQ(Read(state + "/revisions/000001.source.yaml"), source);
+}
+
+TEST_F(CommittedState, RevisionsOfEarlierVersionsHaveNoSourceText) {
+  // As an earlier rescfg wrote them: no sourceSha256, no source files.
+  std::string history = Read(state_ + "/history.jsonl"), old;
+  for (size_t at; (at = history.find(",\"sourceSha256\":")) != std::string::npos;) {
+    history.erase(at, history.find('}', at) - at);
+  }
+  Write(state_ + "/history.jsonl", history);
+  ::unlink((state_ + "/revisions/000001.source.yaml").c_str());
+  ::unlink((state_ + "/revisions/000002.source.yaml").c_str());
+  std::string error;
+  auto store = Open(state_, StateStore::Access::kWrite, &error);
+  ASSERT_TRUE(store) << error;
+  EXPECT_FALSE(store->ReadSource(2, &error));
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(store->ReadRevision(2, &error).value_or(""), kConfigB);
+  ASSERT_EQ(store->Commit({kConfigA, kConfigA, "", 1}, &error), StateStore::CommitResult::kCommitted) << error;
+  EXPECT_EQ(store->ReadSource(3, &error).value_or(""), kConfigA);
+}
+
+TEST_F(CommittedState, EntryWithoutItsFinalNewlineIsCommittedAndCompleted) {
+  const std::string whole = Read(state_ + "/history.jsonl");
+  Write(state_ + "/history.jsonl", whole.substr(0, whole.size() - 1));
+  EXPECT_EQ(Check(), kConfigB) << error_;
+  ASSERT_EQ(notes_.size(), 1u);
+  EXPECT_NE(notes_[0].find("lacks its final newline"), std::string::npos) << notes_[0];
+  std::string error;
+  {
+    auto store = Open(state_, StateStore::Access::kWrite, &error);
+    ASSERT_TRUE(store) << error;
+    EXPECT_EQ(store->revision(), 2);
+    ASSERT_EQ(store->Commit({kConfigA, kConfigA, "third", 1}, &error), StateStore::CommitResult::kCommitted);
+  }
+  const std::string after = Read(state_ + "/history.jsonl");
+  EXPECT_EQ(after.substr(0, whole.size()), whole);
+  EXPECT_EQ(Check(), kConfigA) << error_;
+  EXPECT_TRUE(notes_.empty());
+}
+
+TEST_F(CommittedState, EntryWithoutItsNewlineButADamagedRevisionIsCorrupt) {
+  const std::string whole = Read(state_ + "/history.jsonl");
+  Write(state_ + "/history.jsonl", whole.substr(0, whole.size() - 1));
+  Write(state_ + "/revisions/000002.yaml", kConfigA);
+  EXPECT_EQ(Check(), "");
+  EXPECT_NE(error_.find("corrupt"), std::string::npos) << error_;
+  std::string error;
+  EXPECT_FALSE(Open(state_, StateStore::Access::kWrite, &error));
+  EXPECT_EQ(Read(state_ + "/history.jsonl"), whole.substr(0, whole.size() - 1));  // never truncated
+}
+
+TEST_F(CommittedState, WritersVerifyEveryRevisionFirst) {
+  Write(state_ + "/revisions/000001.yaml", std::string(kConfigA) + "# edited\n");
+  EXPECT_EQ(Check(), kConfigB) << error_;  // a reader of the current revision does not rely on it
+  std::string error;
+  EXPECT_FALSE(Open(state_, StateStore::Access::kWrite, &error));
+  EXPECT_NE(error.find("000001.yaml does not match"), std::string::npos) << error;
+  auto store = Open(state_, StateStore::Access::kRead, &error);
+  ASSERT_TRUE(store) << error;
+  EXPECT_FALSE(store->VerifyAll(&error));
+  store.reset();
+  Write(state_ + "/revisions/000001.yaml", kConfigA);
+  Write(state_ + "/revisions/000001.source.yaml", "edited");
+  EXPECT_FALSE(Open(state_, StateStore::Access::kWrite, &error));
+  EXPECT_NE(error.find("000001.source.yaml does not match"), std::string::npos) << error;
+}
+
+TEST_F(CommittedState, RemovesItsOwnTemporaryFilesOnly) {
+  for (const char* name : {"/.config.yaml.tmp-12-3", "/revisions/.000003.yaml.tmp-4-5",
+                           "/revisions/.000003.source.yaml.tmp-4-6", "/.notes.tmp-1-2", "/.config.yaml.tmp-x",
+                           "/revisions/.000003.yaml.tmp-4-5-6", "/revisions/.x.tmp-1-2"}) {
+    Write(state_ + name, "t");
+  }
+  std::string error;
+  auto store = Open(state_, StateStore::Access::kWrite, &error);
+  ASSERT_TRUE(store) << error;
+  ASSERT_EQ(store->Commit({kConfigA, kConfigA, "", 1}, &error), StateStore::CommitResult::kCommitted);
+  for (const char* gone : {"/.config.yaml.tmp-12-3", "/revisions/.000003.yaml.tmp-4-5",
+                           "/revisions/.000003.source.yaml.tmp-4-6"}) {
+    EXPECT_EQ(Read(state_ + gone), "<missing>") << gone;
+  }
+  for (const char* kept : {"/.notes.tmp-1-2", "/.config.yaml.tmp-x", "/revisions/.000003.yaml.tmp-4-5-6",
+                           "/revisions/.x.tmp-1-2"}) {
+    EXPECT_EQ(Read(state_ + kept), "t") << kept;
+  }
+}
+
+TEST(TemporaryNames, AreExactAndStayWithinNameMax) {
+  EXPECT_TRUE(IsTemporaryNameOf(".config.yaml.tmp-123-0", "config.yaml"));
+  EXPECT_FALSE(IsTemporaryNameOf(".config.yaml.tmp-123-", "config.yaml"));
+  EXPECT_FALSE(IsTemporaryNameOf(".config.yaml.tmp-12a-0", "config.yaml"));
+  EXPECT_FALSE(IsTemporaryNameOf("config.yaml.tmp-1-0", "config.yaml"));
+  EXPECT_FALSE(IsTemporaryNameOf(".other.tmp-1-0", "config.yaml"));
+  TempDir dir;
+  const std::string path = dir.path() + "/" + std::string(255, 'n');
+  std::string error;
+  ASSERT_TRUE(WriteFileAtomically(path, "long\n", &error)) << error;
+  EXPECT_EQ(Read(path), "long\n");
+}
+
+TEST(AtomicFile, DropsSetuidSetgidAndStickyBits) {
+  TempDir dir;
+  const std::string path = dir.path() + "/out";
+  Write(path, "old");
+  ::chmod(path.c_str(), 07755);
+  std::string error;
+  ASSERT_TRUE(WriteFileAtomically(path, "new", &error)) << error;
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0755u);
+}
+
+TEST(StateFile, RefusesFifosLinksAndDirectoriesWithoutBlocking) {
+  TempDir dir;
+  const std::string fifo = dir.path() + "/fifo", link = dir.path() + "/link", file = dir.path() + "/file";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  Write(file, "x");
+  ASSERT_EQ(::symlink(file.c_str(), link.c_str()), 0);
+  std::string error;
+  EXPECT_FALSE(ReadStateFile(fifo, &error));
+  EXPECT_NE(error.find("is a FIFO"), std::string::npos) << error;
+  EXPECT_FALSE(AppendDurably(fifo, "line\n", &error));
+  EXPECT_FALSE(ReadStateFile(link, &error));
+  EXPECT_NE(error.find("symbolic link"), std::string::npos) << error;
+  EXPECT_FALSE(ReadStateFile(dir.path(), &error));
+  EXPECT_EQ(ReadStateFile(file, &error).value_or(""), "x");
+  bool missing = false;
+  EXPECT_FALSE(ReadStateFile(dir.path() + "/none", &error, &missing));
+  EXPECT_TRUE(missing);
+  // A dangling link as the lock file: neither followed nor created.
+  const std::string dangling = dir.path() + "/lock";
+  ASSERT_EQ(::symlink((dir.path() + "/target").c_str(), dangling.c_str()), 0);
+  EXPECT_FALSE(FileLock::Acquire(dangling, FileLock::Mode::kExclusive, 0, &error));
+  EXPECT_EQ(Read(dir.path() + "/target"), "<missing>");
+  EXPECT_FALSE(FileLock::Acquire(fifo, FileLock::Mode::kShared, 0, &error));
+}
+
+TEST(History, ParsesCompleteUnterminatedAndTornTails) {
+  HistoryEntry one{1, Sha256Hex("a"), "t", "u", "m", 1, Sha256Hex("s")};
+  HistoryEntry two{2, Sha256Hex("b"), "t", "u", "m", 1, ""};
+  const std::string text = HistoryLine(one) + "\n" + HistoryLine(two) + "\n";
+  ParsedHistory parsed = ParseHistory(text);
+  EXPECT_EQ(parsed.entries.size(), 2u);
+  EXPECT_EQ(parsed.tail, ParsedHistory::Tail::kNone);
+  EXPECT_EQ(parsed.entries[1].source_sha256, "");
+  parsed = ParseHistory(text.substr(0, text.size() - 1));
+  EXPECT_EQ(parsed.entries.size(), 1u);
+  EXPECT_EQ(parsed.tail, ParsedHistory::Tail::kUnterminated);
+  ASSERT_TRUE(parsed.tail_entry);
+  EXPECT_EQ(parsed.tail_entry->revision, 2);
+  for (size_t cut = HistoryLine(one).size() + 1; cut + 1 < text.size(); ++cut) {
+    parsed = ParseHistory(text.substr(0, cut));
+    EXPECT_EQ(parsed.tail, cut == HistoryLine(one).size() + 1 ? ParsedHistory::Tail::kNone
+                                                              : ParsedHistory::Tail::kTorn) << cut;
+    EXPECT_EQ(parsed.complete_bytes, HistoryLine(one).size() + 1);
+  }
+  EXPECT_NE(ParseHistory(HistoryLine(two) + "\n").error, "");
+  EXPECT_NE(ParseHistory(HistoryLine(one) + "\n" + HistoryLine(one)).error, "");  // out of sequence, unterminated
+  EXPECT_FALSE(ParseHistoryLine(R"({"revision":1,"sha256":")" + Sha256Hex("a") +
+                                R"(","time":"","user":"","message":"","changes":0,"sourceSha256":7})"));
+}
+
+TEST(VisibleText, ShowsControlsAndInvisibleCharacters) {
+  EXPECT_EQ(VisibleText("plain caf\xC3\xA9"), "plain caf\xC3\xA9");
+  EXPECT_EQ(VisibleText("\x1B[31mred\x07\x7F"), "\\x1B[31mred\\x07\\x7F");
+  EXPECT_EQ(VisibleText("c1\xC2\x9B" "bad\xFF"), "c1\\u009Bbad\\xFF");
+  EXPECT_EQ(VisibleText("\xE2\x80\xAE" "rtl\xE2\x80\xA8\xEF\xBB\xBF"), "\\u202Ertl\\u2028\\uFEFF");
+  TextTable table({"A"});
+  table.AddRow({"\x1B]0;title\x07"});
+  EXPECT_EQ(table.Render(), "A\n\\x1B]0;title\\x07\n");
 }
 
 }  // namespace
