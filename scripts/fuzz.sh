@@ -30,6 +30,7 @@ seeds_for() {
   case $1 in
     config | diff) dirs+=("$root/testdata/valid" "$root/testdata/invalid" "$root/testdata/examples") ;;
     jobs) dirs+=("$root/testdata/jobs" "$root/testdata/examples") ;;
+    state) dirs+=("$root/testdata/valid" "$root/testdata/examples") ;;
   esac
   printf '%s\n' "${dirs[@]}"
 }
@@ -53,7 +54,9 @@ for target in "${targets[@]}"; do
   [[ $target != quantity ]] && dict=(-dict="$root/fuzz/yaml.dict")
   mapfile -t seeds < <(seeds_for "$target")
   log=$build/$target.log
-  "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+  max_len=4096
+  [[ $target == state ]] && max_len=16384  # plans carry a configuration twice
+  "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" \
     "$work" "${seeds[@]}" > "$log" 2>&1 || true
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
