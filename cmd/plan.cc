@@ -49,6 +49,7 @@ int RunPlan(const PlanOptions& options) {
     spdlog::error("{}", error);
     return kExitUnusable;
   }
+  if (!change->base_warning.empty()) spdlog::warn("{}: {}", dir, change->base_warning);
   plan.created = UtcNow();
   plan.user = CurrentUser();
   plan.file = DisplayName(options.file);

@@ -98,6 +98,7 @@ int Provision(const ProvisionOptions& options, const Proposal& proposal) {
     spdlog::error("{}", error);
     return kExitUnusable;
   }
+  if (!change->base_warning.empty()) spdlog::warn("{}: {}", dir, change->base_warning);
   // The diff goes out before anything is written: when standard output
   // cannot be written, nothing has happened yet.
   if (!Report(RenderDiffText(change->diff), &error)) {

@@ -11,23 +11,11 @@ namespace rescfg {
 
 std::string DisplayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
-std::optional<std::string> ReadWholeFile(const std::string& path, std::string* error,
-                                         uint64_t max_bytes) {
-  int fd = path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    *error = std::strerror(errno);
-    return std::nullopt;
-  }
+std::optional<std::string> ReadWholeDescriptor(int fd, std::string* error, uint64_t max_bytes) {
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    if (fd != STDIN_FILENO) ::close(fd);
-    *error = "is a directory";
-    return std::nullopt;
-  }
   std::string content;
-  if (S_ISREG(st.st_mode)) {
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
     if (static_cast<uint64_t>(st.st_size) > max_bytes) {
-      if (fd != STDIN_FILENO) ::close(fd);
       *error = "file is larger than the limit of " + std::to_string(max_bytes) + " bytes";
       return std::nullopt;
     }
@@ -39,16 +27,31 @@ std::optional<std::string> ReadWholeFile(const std::string& path, std::string* e
     if (n < 0) {
       if (errno == EINTR) continue;
       *error = std::strerror(errno);
-      if (fd != STDIN_FILENO) ::close(fd);
       return std::nullopt;
     }
     if (n == 0) break;
     if (content.size() + static_cast<size_t>(n) > max_bytes) {
       *error = "input is larger than the limit of " + std::to_string(max_bytes) + " bytes";
-      if (fd != STDIN_FILENO) ::close(fd);
       return std::nullopt;
     }
     content.append(buffer, static_cast<size_t>(n));
+  }
+  return content;
+}
+
+std::optional<std::string> ReadWholeFile(const std::string& path, std::string* error,
+                                         uint64_t max_bytes) {
+  int fd = path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *error = std::strerror(errno);
+    return std::nullopt;
+  }
+  struct stat st {};
+  std::optional<std::string> content;
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    *error = "is a directory";
+  } else {
+    content = ReadWholeDescriptor(fd, error, max_bytes);
   }
   if (fd != STDIN_FILENO) ::close(fd);
   return content;

@@ -16,6 +16,11 @@ constexpr uint64_t kDefaultMaxFileBytes = uint64_t(1) << 30;  // 1 GiB
 std::optional<std::string> ReadWholeFile(const std::string& path, std::string* error,
                                          uint64_t max_bytes = kDefaultMaxFileBytes);
 
+/// Reads what is left to read of an open descriptor (it stays open), under
+/// the same limit and with the same errors as ReadWholeFile.
+std::optional<std::string> ReadWholeDescriptor(int fd, std::string* error,
+                                               uint64_t max_bytes = kDefaultMaxFileBytes);
+
 /// Name to show for a path in messages ("<stdin>" for "-").
 std::string DisplayName(const std::string& path);
 

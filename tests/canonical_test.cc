@@ -83,12 +83,7 @@ TEST(Canonical, QuotesAndEscapes) {
 
 RC_GTEST_PROP(YamlQuote, IsAYamlScalarOfTheSameValue, ()) {
   const std::string s = *testing::GenUtf8Text();
-  const std::string scalar = YamlQuote(s);
-  RC_ASSERT(testing::IsPlainYamlLine(scalar));
-  std::vector<Finding> findings;
-  auto node = ParseYaml("key: " + scalar + "\n", "test", &findings);
-  RC_ASSERT(node.has_value());
-  RC_ASSERT((*node)["key"].as<std::string>() == s);
+  testing::AssertYamlScalarOf(YamlQuote(s), s);
 }
 
 TEST(Canonical, ProfileDescriptionIsKept) {

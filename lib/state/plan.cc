@@ -4,6 +4,7 @@
 
 #include "output/json_writer.h"
 #include "state/history.h"
+#include "state/revision_check.h"
 #include "state/sha256.h"
 #include "state/state_store.h"
 
@@ -140,25 +141,26 @@ std::optional<Plan> ParsePlan(std::string_view text, std::string* error) {
 std::optional<PlannedChange> PlanChange(const StateStore* store, const Config& config, const std::string& canonical,
                                         std::string* error) {
   PlannedChange change;
-  std::optional<Config> base;
-  if (store) {
+  Config base;
+  ApplyDefaults(base);
+  std::optional<std::string> text;
+  if (store && store->revision() > 0) {
     change.base_revision = store->revision();
     change.base_sha256 = store->revision_sha256();
-    // The base is only diffed: a stored revision that newer rules reject
-    // never blocks provisioning its fix.
-    base = store->ReadConfig(change.base_revision, error, /*validate=*/false);
-    if (!base) return std::nullopt;
-  } else {
-    base = Config{};
-    ApplyDefaults(*base);
+    text = store->ReadRevision(change.base_revision, error);
+    if (!text) return std::nullopt;  // damaged: corruption, never worked around
+    // The base is only diffed: a stored revision that newer rules reject,
+    // or that does not even load, never blocks provisioning its fix.
+    std::string why;
+    if (auto loaded = LoadStoredConfig(*text, "revision " + std::to_string(change.base_revision), false, &why)) {
+      base = std::move(*loaded);
+    } else {
+      change.base_warning = why + "; the diff is against an empty configuration";
+    }
   }
-  change.diff = DiffConfigs(*base, config);
-  if (change.base_revision > 0) {
-    auto text = store->ReadRevision(change.base_revision, error);
-    if (!text) return std::nullopt;
-    // A new order of pools is no change that means anything.
-    change.up_to_date = *text == canonical || change.diff.empty();
-  }
+  change.diff = DiffConfigs(base, config);
+  // A new order of pools is no change that means anything.
+  if (text && change.base_warning.empty()) change.up_to_date = *text == canonical || change.diff.empty();
   return change;
 }
 

@@ -53,6 +53,10 @@ struct PlannedChange {
   std::string base_sha256;
   ConfigDiff diff;
   bool up_to_date = false;  ///< same canonical text, or no change that means anything
+  /// Set when the base revision is intact but does not load under this
+  /// version (a state bricked by an earlier bug): the diff is then against
+  /// an empty configuration, so that provisioning the fix stays possible.
+  std::string base_warning;
 };
 std::optional<PlannedChange> PlanChange(const StateStore* store, const Config& config, const std::string& canonical,
                                         std::string* error);

@@ -71,32 +71,9 @@ int OpenStateFile(const std::string& path, int flags, std::string* error, bool* 
 std::optional<std::string> ReadStateFile(const std::string& path, std::string* error, bool* missing) {
   int fd = OpenStateFile(path, O_RDONLY, error, missing);
   if (fd < 0) return std::nullopt;
-  std::string content;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && static_cast<uint64_t>(st.st_size) > kDefaultMaxFileBytes) {
-    *error = path + ": is larger than the limit of " + std::to_string(kDefaultMaxFileBytes) + " bytes";
-    ::close(fd);
-    return std::nullopt;
-  }
-  content.reserve(static_cast<size_t>(st.st_size));
-  char buffer[1 << 16];
-  for (;;) {
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      *error = path + ": " + std::strerror(errno);
-      ::close(fd);
-      return std::nullopt;
-    }
-    if (n == 0) break;
-    if (content.size() + static_cast<size_t>(n) > kDefaultMaxFileBytes) {
-      *error = path + ": is larger than the limit of " + std::to_string(kDefaultMaxFileBytes) + " bytes";
-      ::close(fd);
-      return std::nullopt;
-    }
-    content.append(buffer, static_cast<size_t>(n));
-  }
+  auto content = ReadWholeDescriptor(fd, error);
   ::close(fd);
+  if (!content) *error = path + ": " + *error;
   return content;
 }
 

@@ -99,16 +99,32 @@ merge() {
   GITHUB_SHA=$GITHUB_SHA run_job provision main
 }
 current() { rescfg history --state "$STATE" --format json | jq .current; }
+# refused_merge NUMBER BRANCH STEP TEXT LOG: the provision job of the merge
+# fails at STEP with exit 1, LOG says TEXT, and the state is untouched.
+refused_merge() {
+  local code
+  rm -rf state-before && cp -a "$STATE" state-before
+  merge "$1" "$2"
+  code=$?
+  [ "$code" = 1 ] || fail "merge of #$1: exit $code, expected 1"
+  grep -q "^$3 1\$" job.status || fail "merge of #$1 should fail at $3: $(cat job.status)"
+  grep -q "$4" "$5" || fail "merge of #$1: no '$4' in $5: $(tail -3 "$5")"
+  diff -r "$STATE" state-before > /dev/null || fail "the refused merge of #$1 touched the state"
+}
+# change NUMBER BRANCH SED MESSAGE: a branch off main with one edit, reviewed.
+change() {
+  git -C repo checkout -q -b "$2" main
+  sed -i "$3" repo/$CONFIG
+  git -C repo commit -qam "$4"
+  pull_request "$1" "$2" || fail "review of #$1 failed: $(cat job.status) $(tail -5 job.err)"
+}
 
 git init -q -b main repo
 cp "$EXAMPLE" repo/$CONFIG
 git -C repo add $CONFIG && git -C repo commit -qm "Add the resource configuration"
 
 # 1. The first pull request, before anything is provisioned: no state yet.
-git -C repo checkout -q -b first
-sed -i 's/^kind: ResourceConfiguration$/&\n# reviewed in #1/' repo/$CONFIG
-git -C repo commit -qam "Describe the cluster"
-pull_request 1 first || fail "review of #1 (first run) failed: $(cat job.status) $(tail -5 job.err)"
+change 1 first 's/^kind: ResourceConfiguration$/&\n# reviewed in #1/' "Describe the cluster"
 [ -e "$STATE" ] && fail "the review created the state directory"
 contains "$GH_LOG/comment-1.md" "### rescfg plan: revision 1 onto provisioned revision 0"
 contains "$GH_LOG/comment-1.md" '+ pool "H100 Half a Superpod"'
@@ -124,10 +140,7 @@ contains job.out "already applied"
 [ "$(current)" = 1 ] || fail "a re-run made a revision"
 
 # 2. A change reviewed against revision 1 and merged: applied as planned.
-git -C repo checkout -q -b grow main
-sed -i 's/resources: 8$/resources: 16/' repo/$CONFIG
-git -C repo commit -qam "Grow the pools"
-pull_request 2 grow || fail "review of #2 failed: $(cat job.status) $(tail -5 job.err)"
+change 2 grow 's/resources: 8$/resources: 16/' "Grow the pools"
 contains "$GH_LOG/comment-2.md" "onto provisioned revision 1"
 contains "$GH_LOG/comment-2.md" "resources: 8 -> 16"
 contains "$GH_LOG/comment-2.md" "Impact on the current jobs"
@@ -138,19 +151,10 @@ merge 2 grow || fail "provision of #2 failed: $(cat job.status) $(tail -5 job.er
 
 # 3. The race: reviewed against revision 2, then someone provisions by hand
 #    before the merge. The apply refuses (exit 1) and the state is untouched.
-git -C repo checkout -q -b shrink main
-sed -i 's/resources: 16$/resources: 12/' repo/$CONFIG
-git -C repo commit -qam "Shrink the pools"
-pull_request 3 shrink || fail "review of #3 failed: $(cat job.status)"
+change 3 shrink 's/resources: 16$/resources: 12/' "Shrink the pools"
 sed 's/limit: 16/limit: 12/' main/$CONFIG > hotfix.yaml
 rescfg -q provision hotfix.yaml --state "$STATE" -m "hotfix by hand" > /dev/null || fail "the hand provision failed"
-cp -a "$STATE" state-before
-merge 3 shrink
-code=$?
-[ "$code" = 1 ] || fail "the apply of a plan made before a hand provision: exit $code, expected 1"
-grep -q '^provision-02.sh 1$' job.status || fail "the Provision step should fail with exit 1: $(cat job.status)"
-grep -q "someone provisioned in between" job.err || fail "the refusal does not say why: $(tail -3 job.err)"
-diff -r "$STATE" state-before > /dev/null || fail "the refused apply touched the state"
+refused_merge 3 shrink provision-02.sh "someone provisioned in between" job.err
 # Recovery as the README says: a new plan of the merged head, reviewed, applied.
 (cd main && rescfg plan $CONFIG --state "$STATE" -o plan.json > new-plan.txt && grep -q "limit: 12 -> 16" new-plan.txt \
    && rescfg provision --plan plan.json --state "$STATE" -m recovered > /dev/null) || fail "recovery with a new plan failed"
@@ -159,18 +163,10 @@ diff -r "$STATE" state-before > /dev/null || fail "the refused apply touched the
 # 4. A merge that is not the file that was planned (two pull requests
 #    reviewed against the same revision, both merged): refused before any
 #    provision.
-git -C repo checkout -q -b alpha main && sed -i 's/reserved: 8$/reserved: 4/' repo/$CONFIG
-git -C repo commit -qam "Smaller reservations" && pull_request 5 alpha || fail "review of #5"
-git -C repo checkout -q -b beta main && sed -i 's/^\(    description: \).*/\1"more to share"/' repo/$CONFIG
-git -C repo commit -qam "Describe the sandbox" && pull_request 6 beta || fail "review of #6"
+change 5 alpha 's/reserved: 8$/reserved: 4/' "Smaller reservations"
+change 6 beta 's/^\(    description: \).*/\1"more to share"/' "Describe the sandbox"
 merge 5 alpha || fail "provision of #5 failed: $(cat job.status) $(tail -3 job.err)"
-cp -a "$STATE" state-before5
-merge 6 beta
-code=$?
-[ "$code" = 1 ] || fail "a merge that differs from its plan: exit $code, expected 1"
-grep -q '^provision-01.sh 1$' job.status || fail "the fetch step should refuse: $(cat job.status)"
-grep -q "is not the one planned in pull request #6" job.out || fail "no annotation: $(tail -3 job.out)"
-diff -r "$STATE" state-before5 > /dev/null || fail "a merge that differs from its plan touched the state"
+refused_merge 6 beta provision-01.sh "is not the one planned in pull request #6" job.out
 
 if [ "$failures" -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
 echo "CI recipe: all passed"

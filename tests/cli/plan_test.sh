@@ -65,13 +65,8 @@ contains out.txt "Dry run: would provision revision 3"
 [ "$(current st)" = 2 ] || fail "a dry run provisioned"
 expect 0 "$RESCFG" provision --plan b2.plan --state st --expect-revision 2 -m "merge #7"
 [ "$("$RESCFG" history --state st --format json | jq -r '.revisions[2].message')" = "merge #7" ] || fail "-m with --plan"
-cat > warn.yaml <<'Y'
-apiVersion: rescfg/v1
-kind: ResourceConfiguration
-pools: [{name: p, resources: 8}, {name: lonely, resources: 2}]
-profiles: [{name: x, allotment: 1, links: [{pool: p}]}]
-policies: [{name: T, profiles: [x]}]
-Y
+# A configuration with one warning: a pool that no profile links.
+sed 's/^pools:$/pools:\n  - {name: lonely, resources: 2}/' a.yaml > warn.yaml
 expect 1 "$RESCFG" plan warn.yaml --state st -o warn.plan --strict
 [ -e warn.plan ] && fail "plan --strict wrote a plan with warnings"
 expect 0 "$RESCFG" plan warn.yaml --state st -o warn.plan

@@ -25,6 +25,20 @@ contains err.txt "not valid UTF-8"
 [ "$(current st)" = 2 ] || fail "a refused provision changed the state"
 expect 1 "$RESCFG" plan bad-text.yaml --state st -o bad.plan
 [ -e bad.plan ] && fail "plan wrote a plan of an invalid configuration"
+# A state that an earlier version bricked that way (its revision holds the
+# raw byte): readers refuse it clearly, and provisioning the fix repairs it.
+rm -rf bricked && mkdir -p bricked/revisions
+"$RESCFG" fmt a.yaml | sed 's/^\(    description: \).*/\1"eight\xA0cards"/' > bricked/revisions/000001.yaml
+grep -q $'eight\xA0cards' bricked/revisions/000001.yaml || fail "the bricked revision was not made"
+cp bricked/revisions/000001.yaml bricked/config.yaml
+printf '{"revision":1,"sha256":"%s","time":"2026-01-01T00:00:00Z","user":"old","message":"","changes":9}\n' \
+  "$(sha256sum < bricked/config.yaml | cut -d' ' -f1)" > bricked/history.jsonl
+expect 2 "$RESCFG" schedule --state bricked --jobs "$JOBS"
+contains err.txt "not a valid configuration for this version"
+expect 0 "$RESCFG" provision a.yaml --state bricked -m "the fix"
+contains err.txt "the diff is against an empty configuration"
+[ "$(current bricked)" = 2 ] || fail "provisioning the fix did not repair the bricked state"
+expect 0 "$RESCFG" schedule --state bricked --jobs "$JOBS"
 
 # 2. Empty or malformed option values are command-line errors (exit 2), and
 #    nothing is provisioned behind them.

@@ -48,4 +48,12 @@ bool IsPlainYamlLine(std::string_view line) {
   return true;
 }
 
+void AssertYamlScalarOf(const std::string& scalar, const std::string& value) {
+  RC_ASSERT(IsPlainYamlLine(scalar));
+  std::vector<Finding> findings;
+  auto node = ParseYaml("key: " + scalar + "\n", "test", &findings);
+  RC_ASSERT(node.has_value());
+  RC_ASSERT((*node)["key"].as<std::string>() == value);
+}
+
 }  // namespace rescfg::testing

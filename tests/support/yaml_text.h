@@ -18,4 +18,9 @@ rc::Gen<std::string> GenUtf8Text();
 /// breaks (U+0085, U+2028, U+2029), no byte-order mark, no tab or newline.
 bool IsPlainYamlLine(std::string_view line);
 
+/// The property of a YAML writer: `scalar` is a plain YAML line
+/// (IsPlainYamlLine) that reads back, as a mapping's value, as `value`.
+/// Fails the current rapidcheck property otherwise.
+void AssertYamlScalarOf(const std::string& scalar, const std::string& value);
+
 }  // namespace rescfg::testing
