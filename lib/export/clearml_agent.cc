@@ -57,6 +57,22 @@ std::string ShellWord(std::string_view word) {
   return out + "'";
 }
 
+/// The MIG resource of an 80 GB A100 or H100 that is `fraction` of a GPU
+/// (1/7 to 4/7), for hints; "RESOURCE" for other fractions.
+std::string MigSlice(Quantity fraction) {
+  static constexpr const char* kSlices[] = {"nvidia.com/mig-1g.10gb", "nvidia.com/mig-2g.20gb",
+                                            "nvidia.com/mig-3g.40gb", "nvidia.com/mig-4g.40gb"};
+  for (int k = 1; k <= 4; ++k) {
+    if (fraction == Quantity::FromTicks(Quantity::kTicksPerUnit * k / 7)) return kSlices[k - 1];
+  }
+  return "RESOURCE";
+}
+
+std::string MigNote(Quantity fraction) {
+  return MigSlice(fraction) == "RESOURCE" ? " (RESOURCE: the MIG slice of that size on your GPUs)"
+                                          : " (the slice of an 80 GB GPU; names depend on the model)";
+}
+
 std::string ProfileList(const std::vector<const Profile*>& profiles) {
   std::string out;
   for (size_t i = 0; i < profiles.size(); ++i) {
@@ -193,14 +209,14 @@ class AgentExport {
     if (pool.gpu_fractions.mig) {
       Add("inexpressible-fraction", PoolPath(pool) + ".gpuFractions", Or(pool.gpu_fractions_mark, pool.mark),
           what + " has no MIG slice in the gpuFractions of pool " + Q(pool.name) + tail,
-          "add " + fraction + ": <MIG resource, e.g. nvidia.com/mig-1g.10gb> to " + PoolPath(pool) + ".gpuFractions.mig");
+          "add " + fraction + ": " + MigSlice(allotment) + " to " + PoolPath(pool) + ".gpuFractions.mig" + MigNote(allotment));
       return;
     }
     Add("inexpressible-fraction", PoolPath(pool) + ".gpuFractions", Or(pool.gpu_fractions_mark, pool.mark),
         what + " is no value the fractional GPU injector of pool " + Q(pool.name) + " accepts (" +
             std::string(kInjectorValues) + ")" + tail,
-        "add gpuFractions: {mig: {" + fraction + ": nvidia.com/mig-1g.10gb}} to pool " + Q(pool.name) +
-            " (the slice name depends on the GPU model), or use an allotment the injector accepts");
+        "add gpuFractions: {mig: {" + fraction + ": " + MigSlice(allotment) + "}} to pool " + Q(pool.name) +
+            MigNote(allotment) + ", or use an allotment the injector accepts");
   }
 
   ValueNode K8sValues(const Pool& pool, const std::vector<AgentQueue>& queues) const {
@@ -241,7 +257,7 @@ class AgentExport {
     if (queue.name.starts_with("-")) {
       Add("option-like-queue", queue.path, queue.mark,
           "queue " + Q(queue.name) + " of pool " + Q(pool.name) +
-              " starts with '-': clearml-agent daemon would read it as an option",
+              " starts with '-': clearml-agent daemon may read it as an option",
           "give the queue a name that does not start with '-'");
     }
     if (queue.dynamic) return;  // said above: every task gets the default
