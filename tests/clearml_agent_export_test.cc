@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <yaml-cpp/yaml.h>
+
 #include <filesystem>
 
 #include "config/loader.h"
@@ -22,6 +24,12 @@ Quantity Q(const char* text) {
 }
 
 GpuFractions Injector() { return {}; }
+
+rc::Gen<Quantity> OneOfQuantity(std::vector<const char*> texts) {
+  std::vector<Quantity> values;
+  for (const char* text : texts) values.push_back(Q(text));
+  return rc::gen::elementOf(values);
+}
 
 GpuFractions Mig(std::vector<std::pair<const char*, const char*>> slices) {
   GpuFractions fractions;
@@ -248,7 +256,7 @@ TEST(PoolAgentQueues, ASharedQueueIsSizedForTheLargestProfileThatSendsTasks) {
   EXPECT_FALSE(queues[1].mixed);
   EXPECT_EQ(queues[1].path, "profiles[four].links[0].queue");
   ExportResult result = ExportClearmlAgent(config, {});
-  EXPECT_EQ(Codes(result), (std::vector<std::string>{"mixed-queue pools[a].queue"}));
+  ASSERT_EQ(Codes(result), (std::vector<std::string>{"mixed-queue pools[a].queue"}));
   EXPECT_NE(result.findings[0].message.find("'two' (2) and 'one' (1)"), std::string::npos);
   EXPECT_NE(result.text.find("shared:\n      templateOverrides:\n        labels: {clear.ml/resource-usage: \"2\"}\n"
                              "        resources: {limits: {nvidia.com/gpu: 2}}\n"),
@@ -270,7 +278,7 @@ policies:
   - {name: t, limit: 2, profiles: [seventh, half, one-and-half]}
 )");
   ExportResult result = ExportClearmlAgent(config, {});
-  EXPECT_EQ(Codes(result), (std::vector<std::string>{
+  ASSERT_EQ(Codes(result), (std::vector<std::string>{
                                "inexpressible-fraction pools[cards].gpuFractions",
                                "inexpressible-fraction profiles[one-and-half].allotment",
                                "inexpressible-fraction pools[sliced].gpuFractions",
@@ -309,7 +317,7 @@ policies:
   - {name: t, profiles: [sized]}
 )");
   ExportResult result = ExportClearmlAgent(config, {});
-  EXPECT_EQ(Codes(result), (std::vector<std::string>{"dynamic-queue profiles[sized].dynamic"}));
+  ASSERT_EQ(Codes(result), (std::vector<std::string>{"dynamic-queue profiles[sized].dynamic"}));
   EXPECT_NE(result.findings[0].hint.find("CLEARML_K8S_GLUE_TEMPLATE_MODULE"), std::string::npos);
   EXPECT_EQ(result.text.find("nvidia.com/gpu"), std::string::npos) << result.text;
   EXPECT_NE(result.text.find("    a:\n      templateOverrides:\n        labels: {clear.ml/resource-usage: \"1\"}\n"),
@@ -371,6 +379,182 @@ TEST(ExportClearmlAgent, JsonHoldsTheSameValuesAsTheYaml) {
       << json.str();
   EXPECT_EQ(json.str().rfind(R"({"mode":"k8s-glue","pools":[{"pool":"H100 Half a Superpod","paused":false,)", 0), 0u)
       << json.str();
+}
+
+// --- the whole export on generated configurations ---
+
+/// Queue names a YAML or sh reader would misread unless quoted.
+const std::vector<std::string> kHostileQueues = {
+    "q", "yes", "Off", "null", "~", "0x10", "1e3", "a: b", "c #d", "[e]", "{f}", "&g", "*h", "!i", "%j",
+    "@k", "`l`", "|m", ">n", "'o'", "\"p\"", "r\\s", "t, u", "caf\xC3\xA9", "v\xE2\x80\xA8w", "-x", "y=z", "$HOME",
+};
+
+Config GenAgentConfig() {
+  Config c;
+  const int pools = *rc::gen::inRange(1, 4);
+  for (int x = 0; x < pools; ++x) {
+    Pool pool;
+    pool.name = "pool " + std::to_string(x) + *rc::gen::element<std::string>("", ": x", " #y", "\xE2\x80\xA8");
+    pool.resources = *rc::gen::element(Quantity::Units(1), Quantity::Units(8), Quantity::Units(3), Q("7.5"), Q("20/3"));
+    pool.paused = *rc::gen::inRange(0, 4) == 0;
+    if (*rc::gen::arbitrary<bool>()) {
+      pool.gpu_fractions.mig = true;
+      for (const char* f : {"1/7", "2/7", "1/2"}) {
+        if (*rc::gen::arbitrary<bool>()) pool.gpu_fractions.resources.push_back({Q(f), "nvidia.com/mig-" + std::string(f), {}});
+      }
+    }
+    c.pools.push_back(pool);
+  }
+  const int profiles = *rc::gen::inRange(1, 6);
+  for (int r = 0; r < profiles; ++r) {
+    Profile profile;
+    profile.name = "profile-" + std::to_string(r);
+    profile.allotment = *rc::gen::oneOf(
+        OneOfQuantity({"1", "2", "4", "8", "0.5", "0.25", "1/7", "2/7", "1/2", "1/16", "3/8", "1/3", "2/3", "1.5", "0.1", "7/8"}),
+        rc::gen::map(rc::gen::inRange<int64_t>(1, 2 * Quantity::kTicksPerUnit), [](int64_t t) { return Quantity::FromTicks(t); }));
+    if (*rc::gen::inRange(0, 4) == 0) profile.dynamic_parameter = "runtime.gpus_request";
+    for (int x = 0; x < pools; ++x) {
+      if (*rc::gen::inRange(0, 3) == 0) continue;
+      Link link = LinkTo(c.pools[x].name);
+      // A queue of its own (one of the hostile names, made unique to its pool), or the pool's.
+      if (*rc::gen::arbitrary<bool>()) link.queue = *rc::gen::elementOf(kHostileQueues) + "/" + std::to_string(x);
+      profile.links.push_back(link);
+    }
+    c.profiles.push_back(profile);
+  }
+  Policy policy;
+  policy.name = "team";
+  for (const Profile& profile : c.profiles) {
+    if (*rc::gen::inRange(0, 4) != 0) policy.profiles.push_back({profile.name, std::nullopt, {}, {}, {}});
+  }
+  c.policies.push_back(policy);
+  for (Pool& pool : c.pools) pool.queue = *rc::gen::elementOf(kHostileQueues) + " pool";
+  for (size_t x = 0; x < c.pools.size(); ++x) c.pools[x].queue += std::to_string(x);
+  ApplyDefaults(c);
+  return c;
+}
+
+/// Words of a line as sh splits it: plain words, single quotes and
+/// backslash escapes outside them.
+std::vector<std::string> ShellWords(const std::string& line) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false, quoted = false, escaped = false;
+  for (char ch : line) {
+    if (escaped) {
+      word += ch;
+      escaped = false;
+    } else if (quoted) {
+      if (ch == '\'') quoted = false; else word += ch;
+    } else if (ch == '\'' || ch == '\\') {
+      quoted = ch == '\'';
+      escaped = ch == '\\';
+      in_word = true;
+    } else if (ch == ' ') {
+      if (in_word) words.push_back(word);
+      word.clear();
+      in_word = false;
+    } else {
+      word += ch;
+      in_word = true;
+    }
+  }
+  if (in_word) words.push_back(word);
+  return words;
+}
+
+RC_GTEST_PROP(ExportClearmlAgentProperty, HelmValuesReadBackAsTheQueuesTheirSizesAndTheFindings, ()) {
+  const Config config = GenAgentConfig();
+  const ExportResult result = ExportClearmlAgent(config, {});
+  RC_ASSERT(result.errors.empty());
+  const std::vector<YAML::Node> docs = YAML::LoadAll(result.text);
+  RC_ASSERT(docs.size() == config.pools.size());
+  bool faithful = true;
+  for (size_t x = 0; x < docs.size(); ++x) {
+    const Pool& pool = config.pools[x];
+    const YAML::Node glue = docs[x]["agentk8sglue"];
+    RC_ASSERT(glue["createQueues"].as<bool>());
+    RC_ASSERT(*ParseQuantity(glue["monitoredResources"]["maxResources"].as<std::string>()) == RoundDownToMicro(pool.resources));
+    const std::vector<AgentQueue> queues = PoolAgentQueues(config, pool);
+    faithful &= !queues.empty();
+    std::vector<std::string> keys;
+    for (const auto& item : glue["queues"]) keys.push_back(item.first.as<std::string>());
+    std::vector<std::string> names;
+    for (const AgentQueue& q : queues) names.push_back(q.name);
+    RC_ASSERT(keys == (names.empty() ? std::vector<std::string>{pool.queue} : names));
+    for (const AgentQueue& q : queues) {
+      const Quantity allotment = q.largest->allotment;
+      const YAML::Node overrides = glue["queues"][q.name]["templateOverrides"];
+      const Quantity label = *ParseQuantity(overrides["labels"]["clear.ml/resource-usage"].as<std::string>());
+      RC_ASSERT(label == RoundDownToMicro(allotment));
+      if (q.dynamic) {
+        RC_ASSERT(!overrides["resources"]);
+        faithful = false;
+        continue;
+      }
+      faithful &= !q.mixed;
+      Quantity given;
+      if (const YAML::Node fraction = overrides["labels"]["clearml-injector/fraction"]) {
+        RC_ASSERT(!pool.gpu_fractions.mig);
+        given = *ParseQuantity(fraction.as<std::string>());
+        RC_ASSERT(!overrides["resources"]);
+      } else {
+        const YAML::Node limits = overrides["resources"]["limits"];
+        RC_ASSERT(limits.size() == 1u);
+        const std::string resource = limits.begin()->first.as<std::string>();
+        const int64_t count = limits.begin()->second.as<int64_t>();
+        if (resource == "nvidia.com/gpu") {
+          given = Quantity::Units(count);
+        } else {
+          RC_ASSERT(count == 1);
+          for (const auto& mig : pool.gpu_fractions.resources) if (mig.resource == resource) given = mig.fraction;
+        }
+      }
+      RC_ASSERT(given >= allotment);  // a task never gets less than rescfg accounts for it
+      faithful &= given == allotment;
+    }
+  }
+  RC_ASSERT(result.findings.empty() == faithful);
+}
+
+RC_GTEST_PROP(ExportClearmlAgentProperty, DaemonCommandLinesSplitIntoTheQueuesAndAmountsTheAgentTakes, ()) {
+  const Config config = GenAgentConfig();
+  const ExportResult result = ExportClearmlAgent(config, {AgentMode::kDaemon, ""});
+  std::vector<std::string> commands;
+  std::string line;
+  for (char ch : result.text) {
+    if (ch != '\n') { line += ch; continue; }
+    if (!line.empty() && line[0] != '#') commands.push_back(line);
+    line.clear();
+  }
+  size_t next = 0;
+  bool faithful = true;
+  const Quantity eighth = Quantity::FromTicks(Quantity::kTicksPerUnit / 8);
+  for (const Pool& pool : config.pools) {
+    const std::vector<AgentQueue> queues = PoolAgentQueues(config, pool);
+    if (queues.empty()) { faithful = false; continue; }
+    RC_ASSERT(next < commands.size());
+    const std::vector<std::string> words = ShellWords(commands[next++]);
+    const int64_t devices = std::max<int64_t>(1, static_cast<int64_t>(pool.resources.ticks() / Quantity::kTicksPerUnit));
+    RC_ASSERT(words.size() == queues.size() + 7);
+    RC_ASSERT((std::vector<std::string>(words.begin(), words.begin() + 6)) ==
+              (std::vector<std::string>{"clearml-agent", "daemon", "--dynamic-gpus", "--gpus", "0-" + std::to_string(devices - 1), "--queue"}));
+    RC_ASSERT(words.back() == "--docker");
+    faithful &= pool.resources.is_whole();
+    for (size_t i = 0; i < queues.size(); ++i) {
+      const std::string& word = words[6 + i];
+      const size_t eq = word.rfind('=');
+      RC_ASSERT(word.substr(0, eq) == queues[i].name);
+      const Quantity amount = *ParseQuantity(word.substr(eq + 1));
+      const Quantity allotment = queues[i].largest->allotment;
+      RC_ASSERT(amount >= allotment);
+      RC_ASSERT(amount.is_whole() || (amount < Quantity::Units(1) && amount.ticks() % eighth.ticks() == 0));
+      faithful &= amount == allotment && !queues[i].mixed && !queues[i].dynamic && !queues[i].name.starts_with("-") &&
+                  (amount.is_whole() || !pool.gpu_fractions.mig);
+    }
+  }
+  RC_ASSERT(next == commands.size());
+  RC_ASSERT(result.findings.empty() == faithful);
 }
 
 TEST(YamlKey, QuotesWhatAYamlReaderWouldReadAsSomethingElse) {
