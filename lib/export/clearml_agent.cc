@@ -2,7 +2,6 @@
 
 #include <cctype>
 #include <memory>
-#include <set>
 #include <string_view>
 
 #include "config/canonical.h"
@@ -73,19 +72,23 @@ std::string MigNote(Quantity fraction) {
                                           : " (the slice of an 80 GB GPU; names depend on the model)";
 }
 
+/// "'A' (2), 'B' (4) and 'C' (dynamic, default 1)"; past 8 names, "and N more".
 std::string ProfileList(const std::vector<const Profile*>& profiles) {
+  constexpr size_t kShown = 8;
+  const size_t shown = profiles.size() > kShown + 1 ? kShown : profiles.size();
   std::string out;
-  for (size_t i = 0; i < profiles.size(); ++i) {
+  for (size_t i = 0; i < shown; ++i) {
     if (i > 0) out += i + 1 == profiles.size() ? " and " : ", ";
     const Profile& p = *profiles[i];
     out += Q(p.name) + " (" + (p.dynamic_parameter ? "dynamic, default " : "") + p.allotment.ToString() + ")";
   }
+  if (shown < profiles.size()) out += " and " + std::to_string(profiles.size() - shown) + " more";
   return out;
 }
 
 class AgentExport {
  public:
-  AgentExport(const Config& config, AgentMode mode) : config_(config), mode_(mode) {}
+  AgentExport(const Config& config, AgentMode mode) : index_(config), mode_(mode) {}
 
   void Run(const std::vector<const Pool*>& pools, ExportResult* result) {
     auto documents = std::make_shared<std::vector<PoolDocument>>();
@@ -95,7 +98,7 @@ class AgentExport {
       PoolDocument doc;
       doc.pool = pool->name;
       doc.paused = pool->paused;
-      std::vector<AgentQueue> queues = PoolAgentQueues(config_, *pool);
+      std::vector<AgentQueue> queues = index_.Queues(*pool);
       if (queues.empty()) Unlinked(*pool);
       if (mode_ == AgentMode::kDaemon && !queues.empty()) DaemonPoolFindings(*pool);
       for (const AgentQueue& queue : queues) QueueFindings(*pool, queue);
@@ -312,45 +315,52 @@ class AgentExport {
     return Joined(argv) + "\n";
   }
 
-  const Config& config_;
+  AgentQueueIndex index_;
   AgentMode mode_;
   std::vector<ExportFinding> findings_;
 };
 
 }  // namespace
 
-std::vector<AgentQueue> PoolAgentQueues(const Config& config, const Pool& pool) {
-  std::set<std::string_view> used;
+AgentQueueIndex::AgentQueueIndex(const Config& config) {
   for (const auto& policy : config.policies) {
-    for (const auto& entry : policy.profiles) used.insert(entry.profile);
+    for (const auto& entry : policy.profiles) used_.insert(entry.profile);
   }
-  std::vector<AgentQueue> queues;
-  for (const NameRef& ref : pool.execution_priority.value_or(std::vector<NameRef>{})) {
-    const Profile* profile = config.FindProfile(ref.name);
-    if (profile == nullptr) continue;
-    for (size_t i = 0; i < profile->links.size(); ++i) {
-      const Link& link = profile->links[i];
-      if (link.pool != pool.name) continue;
-      const std::string& name = link.queue.empty() ? pool.queue : link.queue;
-      AgentQueue* queue = nullptr;
-      for (AgentQueue& q : queues) if (q.name == name) queue = &q;
-      if (queue == nullptr) {
-        queue = &queues.emplace_back();
-        queue->name = name;
-        if (name == pool.queue) {
-          queue->path = PoolPath(pool) + ".queue";
-          queue->mark = Or(pool.queue_mark, pool.name_mark);
-        } else {
-          queue->path = ProfilePath(*profile) + ".links[" + std::to_string(i) + "].queue";
-          queue->mark = Or(link.queue_mark, link.mark);
-        }
-      }
-      queue->profiles.push_back(profile);
-      break;  // a profile links a pool once
+  for (const auto& profile : config.profiles) {
+    for (size_t i = 0; i < profile.links.size(); ++i) {
+      links_[profile.links[i].pool].emplace(profile.name, LinkRef{&profile, i});  // the first of a name
     }
   }
+}
+
+std::vector<AgentQueue> AgentQueueIndex::Queues(const Pool& pool) const {
+  std::vector<AgentQueue> queues;
+  auto linked = links_.find(pool.name);
+  if (linked == links_.end()) return queues;
+  std::unordered_map<std::string_view, size_t> index;  // queue name -> position in `queues`
+  for (const NameRef& ref : pool.execution_priority.value_or(std::vector<NameRef>{})) {
+    auto found = linked->second.find(ref.name);
+    if (found == linked->second.end()) continue;
+    const Profile& profile = *found->second.profile;
+    const size_t i = found->second.index;
+    const Link& link = profile.links[i];
+    const std::string& name = link.queue.empty() ? pool.queue : link.queue;
+    auto [at, fresh] = index.emplace(name, queues.size());
+    if (fresh) {
+      AgentQueue& queue = queues.emplace_back();
+      queue.name = name;
+      if (name == pool.queue) {
+        queue.path = PoolPath(pool) + ".queue";
+        queue.mark = Or(pool.queue_mark, pool.name_mark);
+      } else {
+        queue.path = ProfilePath(profile) + ".links[" + std::to_string(i) + "].queue";
+        queue.mark = Or(link.queue_mark, link.mark);
+      }
+    }
+    queues[at->second].profiles.push_back(&profile);
+  }
   for (AgentQueue& queue : queues) {
-    for (const Profile* p : queue.profiles) if (used.count(p->name) > 0) queue.senders.push_back(p);
+    for (const Profile* p : queue.profiles) if (used_.count(p->name) > 0) queue.senders.push_back(p);
     if (queue.senders.empty()) queue.senders = queue.profiles;
     for (const Profile* p : queue.senders) {
       if (queue.largest == nullptr || p->allotment > queue.largest->allotment) queue.largest = p;
@@ -360,6 +370,10 @@ std::vector<AgentQueue> PoolAgentQueues(const Config& config, const Pool& pool) 
     queue.mixed = queue.senders.size() > 1 && (queue.mixed || queue.dynamic != nullptr);
   }
   return queues;
+}
+
+std::vector<AgentQueue> PoolAgentQueues(const Config& config, const Pool& pool) {
+  return AgentQueueIndex(config).Queues(pool);
 }
 
 ExportResult ExportClearmlAgent(const Config& config, const ClearmlAgentOptions& options) {

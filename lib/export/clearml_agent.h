@@ -12,6 +12,9 @@
 /// unused-pool, option-like-queue); `--pool` naming no pool is an error.
 
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "config/model.h"
@@ -47,8 +50,26 @@ struct AgentQueue {
   bool mixed = false;                ///< senders of different sizes (SPEC §2 mixed-queue)
 };
 
-/// The queues of `pool` in its execution priority order (the order its
-/// agent pulls from them), each once.
+/// The look-ups that find a pool's queues, built once for a configuration,
+/// so that a file with thousands of pools and profiles exports in linear time.
+class AgentQueueIndex {
+ public:
+  explicit AgentQueueIndex(const Config& config);
+  /// The queues of `pool` in its execution priority order (the order its
+  /// agent pulls from them), each once.
+  std::vector<AgentQueue> Queues(const Pool& pool) const;
+
+ private:
+  struct LinkRef {
+    const Profile* profile;
+    size_t index;  ///< in profile->links
+  };
+  /// pool name -> profile name -> the profile's link to that pool
+  std::unordered_map<std::string_view, std::unordered_map<std::string_view, LinkRef>> links_;
+  std::unordered_set<std::string_view> used_;  ///< profiles some policy uses
+};
+
+/// AgentQueueIndex(config).Queues(pool).
 std::vector<AgentQueue> PoolAgentQueues(const Config& config, const Pool& pool);
 
 }  // namespace rescfg

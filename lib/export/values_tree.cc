@@ -66,8 +66,8 @@ ValueNode ValueNode::Bool(bool value) {
 }
 
 ValueNode& ValueNode::Add(std::string key, ValueNode value) {
-  members_.emplace_back(std::move(key), std::move(value));
-  return members_.back().second;
+  members_.emplace_back(std::move(key), std::make_unique<ValueNode>(std::move(value)));
+  return *members_.back().second;
 }
 
 void ValueNode::WriteInline(std::string* out) const {
@@ -81,13 +81,14 @@ void ValueNode::WriteInline(std::string* out) const {
   for (size_t i = 0; i < members_.size(); ++i) {
     if (i > 0) *out += ", ";
     *out += YamlKey(members_[i].first) + ": ";
-    members_[i].second.WriteInline(out);
+    members_[i].second->WriteInline(out);
   }
   *out += '}';
 }
 
 void ValueNode::WriteYaml(std::string* out, int indent) const {
-  for (const auto& [key, value] : members_) {
+  for (const auto& [key, member] : members_) {
+    const ValueNode& value = *member;
     out->append(static_cast<size_t>(indent), ' ');
     *out += YamlKey(key) + ":";
     if (value.kind_ == Kind::kMap && !value.flow_ && !value.members_.empty()) {
@@ -111,7 +112,7 @@ void ValueNode::WriteJson(JsonWriter& json) const {
   json.BeginObject();
   for (const auto& [key, value] : members_) {
     json.Key(key);
-    value.WriteJson(json);
+    value->WriteJson(json);
   }
   json.EndObject();
 }

@@ -3,6 +3,7 @@
 /// itself as block YAML, with chosen mappings in flow style, or as JSON.
 /// Keys keep the order they were added in, so the output is stable.
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -36,7 +37,9 @@ class ValueNode {
   bool flow_ = false;
   std::string text_;
   Quantity number_;
-  std::vector<std::pair<std::string, ValueNode>> members_;
+  /// Each member on the heap, so a reference Add returned stays valid as
+  /// more members are added.
+  std::vector<std::pair<std::string, std::unique_ptr<ValueNode>>> members_;
 };
 
 /// A mapping key as YAML: plain when every YAML reader (1.1 or 1.2) reads
