@@ -117,6 +117,8 @@ expect 2 "$RESCFG" export clearml-agent -c "$EXAMPLE" --pool "H100" -o kept.yaml
 contains err.txt "unknown-pool: --pool 'H100': the configuration has no pool of that name"
 expect 2 "$RESCFG" export clearml-agent -c "$EXAMPLE" --pool "H100 Half a Superpd" --mode daemon -o kept.yaml
 contains err.txt "did you mean 'H100 Half a Superpod'?"
+expect 2 "$RESCFG" export clearml-agent -c "$EXAMPLE" --pool "" -o kept.yaml
+contains err.txt "the pool name is empty"
 expect 2 "$RESCFG" export clearml-agent -c "$SRC/testdata/invalid/duplicate-queue.yaml" -o kept.yaml
 expect 2 "$RESCFG" export clearml-agent -c missing.yaml -o kept.yaml
 expect 2 "$RESCFG" export clearml-agent -c "$EXAMPLE" --mode bare-metal -o kept.yaml
