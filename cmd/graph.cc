@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "config_source.h"
 #include "graph/graph.h"
+#include "output_file.h"
 
 namespace rescfg::cmd {
 
@@ -12,8 +13,7 @@ int RunGraph(const GraphOptions& options) {
   auto config = LoadConfigFrom(options.config);
   if (!config) return kExitUnusable;
   std::string out = RenderGraph(*config, options.format == "dot" ? GraphFormat::kDot : GraphFormat::kMermaid);
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return std::fflush(stdout) == 0 ? kExitOk : kExitUnusable;
+  return WriteOutput(options.output, out) ? kExitOk : kExitUnusable;
 }
 
 }  // namespace rescfg::cmd
