@@ -96,6 +96,8 @@ int RunFmt(const FmtOptions& options);
 
 struct GraphOptions {
   ConfigSource config;
+  JobsSource jobs;                 ///< optional: usage on the pools
+  std::vector<std::string> policies, pools;  ///< --policy, --pool: one team's or one pool's view
   std::string format = "mermaid";  ///< mermaid | dot
   std::string output;              ///< -o FILE, written atomically; "" is stdout
 };

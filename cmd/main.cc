@@ -213,8 +213,16 @@ int main(int argc, char** argv) {
   AddConfigSource(graph_cmd, &graph.config);
   graph_cmd->add_option("--format,-f", graph.format, "mermaid or dot")->check(CLI::IsMember({"mermaid", "dot"}));
   AddOutput(graph_cmd, &graph.output);
+  AddJobsSource(graph_cmd, &graph.jobs, false);
+  graph_cmd->add_option("--policy", graph.policies,
+                        "Only this policy's view: its profiles and the pools they link (repeatable)")
+      ->allow_extra_args(false);
+  graph_cmd->add_option("--pool", graph.pools,
+                        "Only this pool's view: the profiles linked to it and their policies (repeatable; "
+                        "with --policy, what connects them)")
+      ->allow_extra_args(false);
   graph_cmd->footer("Example: rescfg graph --config resources.yaml --format dot | dot -Tsvg > resources.svg\n"
-                    "Exit: 0 drawn; 2 unusable input or state.");
+                    "Exit: 0 drawn; 2 unusable input or state, or no such --policy or --pool.");
   graph_cmd->callback([&] { exit_code = RunGraph(graph); });
 
   ExportOptions export_options;
