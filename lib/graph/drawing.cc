@@ -13,13 +13,6 @@ size_t IndexOf(const std::vector<T>& items, const std::string& name) {
       std::find_if(items.begin(), items.end(), [&](const T& x) { return x.name == name; }) - items.begin());
 }
 
-template <typename T>
-std::vector<std::string> NamesOf(const std::vector<T>& items) {
-  std::vector<std::string> names;
-  for (const auto& item : items) names.push_back(item.name);
-  return names;
-}
-
 bool Listed(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
@@ -141,10 +134,21 @@ void AddUsage(const Config& config, const ScheduleReport& schedule, Drawing* d) 
   }
 }
 
+/// A node of `kind` ("pool") for the entry at `index` of its list.
+GraphNode NewNode(const char* kind, size_t index, const std::string& title) {
+  GraphNode node;
+  node.id = kind + std::to_string(index);
+  node.index = index;
+  node.title = title;
+  return node;
+}
+
 }  // namespace
 
 std::string CheckGraphFilter(const Config& config, const GraphFilter& filter) {
-  auto check = [](const std::vector<std::string>& wanted, const std::vector<std::string>& names, const char* what) {
+  auto check = [](const std::vector<std::string>& wanted, const auto& items, const char* what) {
+    std::vector<std::string> names(items.size());
+    std::transform(items.begin(), items.end(), names.begin(), [](const auto& item) { return item.name; });
     for (const auto& name : wanted) {
       if (Listed(names, name)) continue;
       std::string message = std::string("there is no ") + what + " named '" + name + "'";
@@ -153,8 +157,8 @@ std::string CheckGraphFilter(const Config& config, const GraphFilter& filter) {
     }
     return std::string();
   };
-  std::string error = check(filter.policies, NamesOf(config.policies), "policy");
-  return error.empty() ? check(filter.pools, NamesOf(config.pools), "pool") : error;
+  std::string error = check(filter.policies, config.policies, "policy");
+  return error.empty() ? check(filter.pools, config.pools, "pool") : error;
 }
 
 Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleReport* schedule) {
@@ -163,10 +167,7 @@ Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleRepo
   for (size_t k = 0; k < config.pools.size(); ++k) {
     if (!keep.pools[k]) continue;
     const Pool& pool = config.pools[k];
-    GraphNode node;
-    node.id = "pool" + std::to_string(k);
-    node.index = k;
-    node.title = pool.name;
+    GraphNode node = NewNode("pool", k, pool.name);
     node.lines.push_back(pool.resources.ToString() + " GPUs, queue " + pool.queue);
     if (pool.paused) node.lines.push_back("paused: drained, nothing new starts");
     node.paused = pool.paused;
@@ -183,10 +184,7 @@ Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleRepo
   for (size_t j = 0; j < config.profiles.size(); ++j) {
     if (!keep.profiles[j]) continue;
     const Profile& profile = config.profiles[j];
-    GraphNode node;
-    node.id = "profile" + std::to_string(j);
-    node.index = j;
-    node.title = profile.name;
+    GraphNode node = NewNode("profile", j, profile.name);
     node.lines.push_back(profile.dynamic_parameter
                              ? *profile.dynamic_parameter + " (default " + profile.allotment.ToString() + ")"
                              : "allotment " + profile.allotment.ToString());
@@ -238,10 +236,7 @@ Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleRepo
   for (size_t i = 0; i < config.policies.size(); ++i) {
     if (!keep.policies[i]) continue;
     const Policy& policy = config.policies[i];
-    GraphNode node;
-    node.id = "policy" + std::to_string(i);
-    node.index = i;
-    node.title = policy.name;
+    GraphNode node = NewNode("policy", i, policy.name);
     node.color = static_cast<int>(i);
     node.lines.push_back("reserved " + policy.reserved.ToString() + ", limit " +
                          (policy.limit ? policy.limit->ToString() : std::string("none")));

@@ -1,6 +1,7 @@
 #include "graph/graph.h"
 
 #include <map>
+#include <string_view>
 
 namespace rescfg {
 namespace {
@@ -17,20 +18,22 @@ const char* PolicyColor(int index) {
 
 // ---- Mermaid ---------------------------------------------------------------
 
-/// Mermaid labels are double-quoted; quotes and markup become entities.
-std::string MermaidText(const std::string& s) {
+/// `s` with the characters `special` lists replaced by their entities
+/// (`entities[i]` for `special[i]`).
+std::string Escape(const std::string& s, std::string_view special, const char* const* entities) {
   std::string out;
   for (char c : s) {
-    switch (c) {
-      case '"': out += "#quot;"; break;
-      case '<': out += "#lt;"; break;
-      case '>': out += "#gt;"; break;
-      case '#': out += "#35;"; break;
-      case '&': out += "#amp;"; break;
-      default: out.push_back(c);
-    }
+    size_t i = special.find(c);
+    if (i == std::string_view::npos) out.push_back(c);
+    else out += entities[i];
   }
   return out;
+}
+
+/// Mermaid labels are double-quoted; quotes and markup become entities.
+std::string MermaidText(const std::string& s) {
+  static constexpr const char* kEntities[] = {"#quot;", "#lt;", "#gt;", "#35;", "#amp;"};
+  return Escape(s, "\"<>#&", kEntities);
 }
 
 /// A node's text: its title, facts, and its rows as one list line (the
@@ -84,17 +87,8 @@ std::string RenderMermaid(const Drawing& d) {
 
 /// Text inside an HTML-like label.
 std::string HtmlText(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out.push_back(c);
-    }
-  }
-  return out;
+  static constexpr const char* kEntities[] = {"&amp;", "&lt;", "&gt;", "&quot;"};
+  return Escape(s, "&<>\"", kEntities);
 }
 
 struct NodeStyle {
