@@ -225,6 +225,19 @@ int main(int argc, char** argv) {
                     "Exit: 0 drawn; 2 unusable input or state, or no such --policy or --pool.");
   graph_cmd->callback([&] { exit_code = RunGraph(graph); });
 
+  ExplainOptions explain;
+  auto* explain_cmd = app.add_subcommand("explain", "Tell one job's story in the pass: why it waits, or why others went first");
+  explain_cmd->add_option("JOB", explain.job, "The job's id")->required();
+  AddConfigSource(explain_cmd, &explain.config);
+  AddJobsSource(explain_cmd, &explain.jobs, true);
+  explain_cmd->add_option("--format,-f", explain.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  explain_cmd->add_option("--output,-o", explain.output, "Write to FILE atomically instead of stdout");
+  explain_cmd->add_option("--max-ahead", explain.max_ahead, "Jobs listed per pool (the count says how many there were)")
+      ->check(CLI::NonNegativeNumber);
+  explain_cmd->footer("Example: rescfg explain dev-3 --state .rescfg --jobs jobs.jsonl\n"
+                      "Exit: 0 explained, 2 unusable input or no such job.");
+  explain_cmd->callback([&] { exit_code = RunExplain(explain); });
+
   ExportOptions export_options;
   auto* export_cmd = app.add_subcommand("export", "Write what the engines that enforce a configuration need: ClearML agents, Kueue");
   export_cmd->add_option("TARGET", export_options.target, "clearml-agent or kueue")
