@@ -123,6 +123,7 @@ fmt 012
 graph 02
 export 012
 completion 02
+explain 02
 EOF
 commands=$("$RESCFG" --help | awk '/^Subcommands:/ {on = 1; next} /^$/ {on = 0} on && /^  [a-z]/ {print $1}')
 for cmd in $commands; do
