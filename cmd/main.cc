@@ -248,7 +248,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"yaml", "json"}));
   export_cmd->add_option("--mode", export_options.mode, "clearml-agent: k8s-glue (Helm values) or daemon (command lines)")
       ->check(CLI::IsMember({"k8s-glue", "daemon"}));
-  export_cmd->add_option("--pool", export_options.pool, "clearml-agent: only this pool");
+  export_cmd->add_option("--pool", export_options.pool, "clearml-agent: only this pool")
+      ->check([](const std::string& name) { return name.empty() ? std::string("the pool name is empty") : std::string(); });
   export_cmd->footer("Example: rescfg export clearml-agent --config resources.yaml -o values.yaml\n"
                      "Exit: 0 faithful, 1 approximated (findings on stderr), 2 unusable input.");
   export_cmd->callback([&] { exit_code = RunExport(export_options); });

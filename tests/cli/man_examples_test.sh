@@ -4,7 +4,8 @@
 # file schedules against it without a rejection, and every command example
 # of rescfg(1) (a line starting with "$ ") exits as the page says, run in
 # order in one project directory. The only change made to a command: an
-# absolute path under /srv/ is taken inside the scratch directory.
+# absolute path under /srv/ is taken inside the scratch directory. helm and
+# clearml-agent are stand-ins that check their input.
 # The shipped worked example validates with --strict, and validate lists
 # a misspelt top-level key before the findings it causes.
 # Usage: man_examples_test.sh BINARY SOURCE_DIR
@@ -60,7 +61,25 @@ display "$page1" OUTPUT | jq -e . > /dev/null || fail "the jsonl example of resc
 # The project the examples run in: a git repository whose last commit
 # changed resources.yaml, a default state .rescfg where it is provisioned,
 # and a state /srv/rescfg at revision 4 (four earlier versions).
-export HOME=$WORK/home PATH="$(dirname "$RESCFG"):$PATH"
+# Programs of other projects that the examples hand rescfg's output to are
+# stand-ins that check what they are given (never the real ones: helm would
+# talk to a cluster, clearml-agent would start serving queues).
+mkdir -p "$WORK/stand-ins"
+cat > "$WORK/stand-ins/helm" <<'STAND_IN'
+#!/bin/sh
+# helm upgrade --install RELEASE CHART -f VALUES: the values file must exist and be YAML.
+[ "$1" = upgrade ] || { echo "helm stand-in: only 'upgrade' is known" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  if [ "$1" = -f ]; then python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' "$2" || exit 1; fi
+  shift
+done
+STAND_IN
+cat > "$WORK/stand-ins/clearml-agent" <<'STAND_IN'
+#!/bin/sh
+[ "$1" = daemon ] || { echo "clearml-agent stand-in: only 'daemon' is known" >&2; exit 2; }
+STAND_IN
+chmod +x "$WORK/stand-ins/helm" "$WORK/stand-ins/clearml-agent"
+export HOME=$WORK/home PATH="$WORK/stand-ins:$(dirname "$RESCFG"):$PATH"
 mkdir -p "$HOME"
 git init -q . && git config user.email ci@example.org && git config user.name CI
 sed 's/limit: 16$/limit: 12/' resources.yaml > older.yaml
