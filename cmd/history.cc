@@ -11,6 +11,7 @@
 #include "config_source.h"
 #include "output/json_writer.h"
 #include "output/text_table.h"
+#include "output_file.h"
 #include "state/state_store.h"
 
 namespace rescfg::cmd {
@@ -45,11 +46,7 @@ int RunHistory(const HistoryOptions& options) {
     }
     out = table.Render();
   }
-  if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0) {
-    spdlog::error("cannot write to standard output: {}", std::strerror(errno));
-    return kExitUnusable;
-  }
-  return kExitOk;
+  return WriteOutput(options.output, out) ? kExitOk : kExitUnusable;
 }
 
 }  // namespace rescfg::cmd

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "config/loader.h"
+#include "output_file.h"
 #include "output/findings_output.h"
 #include "validate/validate.h"
 
@@ -23,10 +24,7 @@ int RunValidate(const ValidateOptions& options) {
                           : options.format == "github" ? FindingsFormat::kGithub
                                                        : FindingsFormat::kText;
   std::string out = RenderFindings(files, format, options.strict);
-  if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0) {
-    spdlog::error("cannot write to standard output: {}", std::strerror(errno));
-    return kExitUnusable;
-  }
+  if (!WriteOutput(options.output, out)) return kExitUnusable;
   // The summary is for people; -q (level error) silences it.
   if (spdlog::should_log(spdlog::level::warn)) {
     std::string summary = SummarizeFindings(files, options.strict);
