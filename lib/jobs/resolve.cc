@@ -381,6 +381,10 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
                   "', not '" + Str(e.profile) + "'";
       }
     }
+    if (e.enqueued_mistyped) {
+      if (!invalid.empty()) invalid += "; ";
+      invalid += "field 'enqueued' must be a string";
+    }
     if (invalid.empty() && e.enqueued) {
       enqueued = ParseRfc3339(*e.enqueued);
       if (!enqueued) {

@@ -1,0 +1,114 @@
+#pragma once
+/// The line loop of JSON Lines inputs (jobs files and ClearML task
+/// snapshots): one entry per non-blank line, parsed in place where the
+/// padding simdjson needs fits, large files in two halves on two threads.
+
+#include <cstring>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "jobs/job.h"
+#include "jobs/json_values.h"
+
+namespace rescfg::json {
+
+/// Upper bound of the entries (memchr is much faster than a byte loop).
+inline size_t CountLines(std::string_view text) {
+  size_t lines = 1;
+  for (const char *p = text.data(), *end = p + text.size();
+       (p = static_cast<const char*>(std::memchr(p, '\n', end - p))) != nullptr; ++p) {
+    ++lines;
+  }
+  return lines;
+}
+
+inline bool IsBlank(std::string_view line) {
+  for (char c : line) {
+    if (c != ' ' && c != '\t' && c != '\r') return false;
+  }
+  return true;
+}
+
+/// Reads the lines of [begin, end) into `entries`, numbering lines from
+/// `first_line` and entries from `first_entry` + 1. `limit` is the end of
+/// the whole text: lines are parsed in place when the parser's padding fits
+/// before it (the following lines provide it); the others are copied.
+/// `reader.ReadLine(ParseSpan, JobEntry*)` fills each entry.
+template <typename Reader>
+void ReadLineRange(const char* begin, const char* end, const char* limit, int first_line, size_t first_entry,
+                   Reader& reader, std::vector<JobEntry>* entries) {
+  std::string tail_copy;
+  int line_number = first_line - 1;
+  size_t entry_number = first_entry;
+  for (const char* start = begin; start < end;) {
+    ++line_number;
+    const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end - start));
+    std::string_view line(start, (newline ? newline : end) - start);
+    start = newline ? newline + 1 : end;
+    if (IsBlank(line)) continue;
+    JobEntry& entry = entries->emplace_back();
+    entry.entry = ++entry_number;
+    entry.mark = {line_number, 1};
+    reader.ReadLine(PaddedSpan(line, limit, &tail_copy), &entry);
+  }
+}
+
+/// Appends one entry per non-blank line of `text` to `out->entries`, read
+/// by readers made by `make_reader(TextArena*)`. Lines are independent, so
+/// text of 8 MB or more is read as two halves on two threads, each with its
+/// own reader and arena; the entries are the same.
+template <typename MakeReader>
+void ReadEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_reader) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
+  const char* const end = text.data() + text.size();
+  const size_t base = out->entries.size();
+  TextArena& arena = JobsArena(out);
+  out->entries.reserve(base + CountLines(text));
+  constexpr size_t kParallelBytes = size_t(8) << 20;
+  const char* middle = nullptr;
+  if (text.size() >= kParallelBytes && std::thread::hardware_concurrency() > 1) {
+    middle = static_cast<const char*>(std::memchr(text.data() + text.size() / 2, '\n', text.size() / 2));
+    if (middle != nullptr) ++middle;  // the second half starts after a newline
+    if (middle == end) middle = nullptr;
+  }
+  auto reader = make_reader(&arena);
+  if (middle == nullptr) {
+    ReadLineRange(text.data(), end, end, 1, base, reader, &out->entries);
+    return;
+  }
+  const std::string_view first(text.data(), static_cast<size_t>(middle - text.data()));
+  const int first_lines = static_cast<int>(CountLines(first) - 1);  // `first` ends with a newline
+  TextArena second_arena;
+  std::vector<JobEntry> second;
+  std::exception_ptr failure;
+  std::thread worker([&] {
+    try {
+      second.reserve(CountLines(std::string_view(middle, static_cast<size_t>(end - middle))));
+      auto second_reader = make_reader(&second_arena);
+      ReadLineRange(middle, end, end, first_lines + 1, 0, second_reader, &second);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  struct Join {
+    std::thread& thread;
+    ~Join() {
+      if (thread.joinable()) thread.join();
+    }
+  } join{worker};
+  ReadLineRange(text.data(), middle, end, 1, base, reader, &out->entries);
+  worker.join();
+  if (failure) std::rethrow_exception(failure);
+  const size_t offset = out->entries.size();
+  for (JobEntry& entry : second) {
+    entry.entry += offset;
+    out->entries.push_back(std::move(entry));
+  }
+  arena.Absorb(std::move(second_arena));
+}
+
+}  // namespace rescfg::json
