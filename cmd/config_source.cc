@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include "clearml/queues.h"
+#include "clearml/tasks.h"
+#include "clearml/workers.h"
 #include "config/loader.h"
 #include "jobs/loader.h"
 #include "schedule/report.h"
@@ -68,14 +71,52 @@ std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* la
   return LoadConfigForCommand(source.config_file, kExitUnusable, &exit_code);
 }
 
-std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config) {
-  std::optional<JobsFormat> format;
-  if (source.format == "yaml") format = JobsFormat::kYaml;
-  if (source.format == "jsonl") format = JobsFormat::kJsonLines;
-  LoadedJobs jobs = LoadJobsFile(source.file, format, DynamicParameterPaths(config));
+std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vector<std::string>& param_paths,
+                                       clearml::QueueList* queues) {
+  const bool clearml = source.format == "clearml";
+  if (!clearml && !source.clearml_workers.empty()) {
+    spdlog::error("--clearml-workers is read only with --jobs-format clearml");
+    return std::nullopt;
+  }
+  if (!clearml && !source.clearml_queues.empty() && queues == nullptr) {
+    spdlog::error("--clearml-queues is read only with --jobs-format clearml (or schedule --format clearml)");
+    return std::nullopt;
+  }
+  if ((source.file == "-") + (source.clearml_queues == "-") + (source.clearml_workers == "-") > 1) {
+    spdlog::error("only one of --jobs, --clearml-queues and --clearml-workers can read standard input (-)");
+    return std::nullopt;
+  }
+  clearml::QueueList queue_list;
+  if (!source.clearml_queues.empty()) {
+    queue_list = clearml::ReadQueuesFile(source.clearml_queues);
+    LogFindings(queue_list.findings);
+    if (queue_list.unusable) return std::nullopt;
+  }
+  LoadedJobs jobs;
+  if (clearml) {
+    clearml::WorkerList workers;
+    if (!source.clearml_workers.empty()) {
+      workers = clearml::ReadWorkersFile(source.clearml_workers);
+      LogFindings(workers.findings);
+      if (workers.unusable) return std::nullopt;
+    }
+    clearml::Companions companions{source.clearml_queues.empty() ? nullptr : &queue_list,
+                                   source.clearml_workers.empty() ? nullptr : &workers};
+    jobs = clearml::LoadClearmlTasksFile(source.file, companions, param_paths);
+  } else {
+    std::optional<JobsFormat> format;
+    if (source.format == "yaml") format = JobsFormat::kYaml;
+    if (source.format == "jsonl") format = JobsFormat::kJsonLines;
+    jobs = LoadJobsFile(source.file, format, param_paths);
+  }
   LogFindings(jobs.findings);
   if (jobs.unusable) return std::nullopt;
+  if (queues) *queues = std::move(queue_list);
   return jobs;
+}
+
+std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config, clearml::QueueList* queues) {
+  return LoadJobsFrom(source, DynamicParameterPaths(config), queues);
 }
 
 }  // namespace rescfg::cmd

@@ -16,6 +16,9 @@
 
 namespace rescfg::json {
 
+/// Inputs of this size or more are read by two threads.
+inline constexpr size_t kParallelBytes = size_t(8) << 20;
+
 /// Upper bound of the entries (memchr is much faster than a byte loop).
 inline size_t CountLines(std::string_view text) {
   size_t lines = 1;
@@ -57,6 +60,40 @@ void ReadLineRange(const char* begin, const char* end, const char* limit, int fi
   }
 }
 
+/// Reads two halves of an input at once: `first()` here, appending to
+/// `out->entries`, and `second(arena, entries)` on another thread with its
+/// own arena, numbering its entries from 1. Then appends the second half's
+/// entries (numbered after the first's) and keeps its arena.
+template <typename First, typename Second>
+void InTwoHalves(LoadedJobs* out, First first, Second second) {
+  TextArena second_arena;
+  std::vector<JobEntry> second_entries;
+  std::exception_ptr failure;
+  std::thread worker([&] {
+    try {
+      second(&second_arena, &second_entries);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  struct Join {
+    std::thread& thread;
+    ~Join() {
+      if (thread.joinable()) thread.join();
+    }
+  } join{worker};
+  first();
+  worker.join();
+  if (failure) std::rethrow_exception(failure);
+  const size_t offset = out->entries.size();
+  out->entries.reserve(offset + second_entries.size());
+  for (JobEntry& entry : second_entries) {
+    entry.entry += offset;
+    out->entries.push_back(std::move(entry));
+  }
+  JobsArena(out).Absorb(std::move(second_arena));
+}
+
 /// Appends one entry per non-blank line of `text` to `out->entries`, read
 /// by readers made by `make_reader(TextArena*)`. Lines are independent, so
 /// text of 8 MB or more is read as two halves on two threads, each with its
@@ -68,7 +105,6 @@ void ReadEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_read
   const size_t base = out->entries.size();
   TextArena& arena = JobsArena(out);
   out->entries.reserve(base + CountLines(text));
-  constexpr size_t kParallelBytes = size_t(8) << 20;
   const char* middle = nullptr;
   if (text.size() >= kParallelBytes && std::thread::hardware_concurrency() > 1) {
     middle = static_cast<const char*>(std::memchr(text.data() + text.size() / 2, '\n', text.size() / 2));
@@ -82,33 +118,13 @@ void ReadEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_read
   }
   const std::string_view first(text.data(), static_cast<size_t>(middle - text.data()));
   const int first_lines = static_cast<int>(CountLines(first) - 1);  // `first` ends with a newline
-  TextArena second_arena;
-  std::vector<JobEntry> second;
-  std::exception_ptr failure;
-  std::thread worker([&] {
-    try {
-      second.reserve(CountLines(std::string_view(middle, static_cast<size_t>(end - middle))));
-      auto second_reader = make_reader(&second_arena);
-      ReadLineRange(middle, end, end, first_lines + 1, 0, second_reader, &second);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-  });
-  struct Join {
-    std::thread& thread;
-    ~Join() {
-      if (thread.joinable()) thread.join();
-    }
-  } join{worker};
-  ReadLineRange(text.data(), middle, end, 1, base, reader, &out->entries);
-  worker.join();
-  if (failure) std::rethrow_exception(failure);
-  const size_t offset = out->entries.size();
-  for (JobEntry& entry : second) {
-    entry.entry += offset;
-    out->entries.push_back(std::move(entry));
-  }
-  arena.Absorb(std::move(second_arena));
+  InTwoHalves(
+      out, [&] { ReadLineRange(text.data(), middle, end, 1, base, reader, &out->entries); },
+      [&](TextArena* second_arena, std::vector<JobEntry>* second) {
+        second->reserve(CountLines(std::string_view(middle, static_cast<size_t>(end - middle))));
+        auto second_reader = make_reader(second_arena);
+        ReadLineRange(middle, end, end, first_lines + 1, 0, second_reader, second);
+      });
 }
 
 }  // namespace rescfg::json

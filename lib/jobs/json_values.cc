@@ -101,6 +101,37 @@ error_code Skip(od::value value, int depth) {
   return simdjson::TAPE_ERROR;
 }
 
+error_code SkipDocument(od::document& doc) {
+  od::json_type type;
+  if (auto error = doc.type().get(type)) return error;
+  switch (type) {
+    case od::json_type::object:
+    case od::json_type::array: {
+      od::value value;
+      if (auto error = doc.get_value().get(value)) return error;
+      if (auto error = Skip(value, 1)) return error;
+      return doc.current_location().error() ? simdjson::SUCCESS : simdjson::TRAILING_CONTENT;
+    }
+    // Root scalars check what follows them themselves.
+    case od::json_type::string:
+      return doc.get_string().error();
+    case od::json_type::number: {
+      std::string_view raw;
+      if (auto error = doc.raw_json_token().get(raw)) return error;
+      if (!IsJsonNumber(TrimTrailingSpace(raw))) return simdjson::NUMBER_ERROR;
+      return doc.get_number().error();
+    }
+    case od::json_type::boolean:
+      return doc.get_bool().error();
+    case od::json_type::null: {
+      bool is_null = false;
+      if (auto error = doc.is_null().get(is_null)) return error;
+      return is_null ? simdjson::SUCCESS : simdjson::N_ATOM_ERROR;
+    }
+  }
+  return simdjson::TAPE_ERROR;
+}
+
 error_code ReadParam(od::value value, const ParamQuery& query, ParamCapture& capture, int node, JobEntry* entry,
                      int depth) {
   if (depth > kMaxDepth) return simdjson::DEPTH_ERROR;

@@ -31,6 +31,9 @@ std::string SyntaxMessage(error_code error);
 /// Consumes a value the reader does not need, checking that it is valid JSON.
 error_code Skip(od::value value, int depth);
 
+/// Consumes a whole document, checking that it is valid JSON with nothing after it.
+error_code SkipDocument(od::document& doc);
+
 /// The text of a number, checked against the JSON grammar.
 error_code NumberText(od::value value, std::string_view* text);
 

@@ -26,20 +26,28 @@ void PolicyRecord(FlatRecord& rec, const PolicySummary& p) {
   rec.Add("name", p.name).Add("reserved", p.reserved).Add("limit", p.limit).Add("used", p.used);
 }
 
+/// A ClearML task's name, after the fields SPEC §5 lists; nothing for other jobs.
+void NameField(FlatRecord& rec, const JobOutcome& j) {
+  if (j.name) rec.Add("name", j.name);
+}
+
 void AssignmentRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("pool", j.pool).Add("queue", j.queue)
       .Add("link", j.link).Add("resources", j.resources).Add("needSource", j.need_source);
+  NameField(rec, j);
 }
 
 void PendingRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("resources", j.resources)
       .Add("needSource", j.need_source).Add("reason", j.reason).Add("message", j.message);
+  NameField(rec, j);
 }
 
 void RejectedRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id);
   if (!j.id) rec.Add("entry", uint64_t(j.entry));
   rec.Add("policy", j.policy).Add("profile", j.profile).Add("reason", j.reason).Add("message", j.message);
+  NameField(rec, j);
 }
 
 /// The JSONL object of SPEC §5, one per input entry.
@@ -49,6 +57,7 @@ void JobLine(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("status", JobStatusName(j.status)).Add("policy", j.policy).Add("profile", j.profile)
       .Add("pool", j.pool).Add("queue", j.queue).Add("resources", j.resources).Add("reason", j.reason)
       .Add("message", j.message);
+  NameField(rec, j);
 }
 
 /// Writes the document (YAML or JSON) section by section; list items are
@@ -142,7 +151,7 @@ class JobLineWriter {
   /// False when the job's text might not fit; use JobLine then.
   bool Fits(const JobOutcome& j) const {
     size_t text = j.id->size() + j.policy->size() + j.profile->size() + j.pool->size() + j.queue->size() +
-                  j.reason->size() + j.message->size();
+                  j.reason->size() + j.message->size() + j.name->size();
     return 6 * text + 512 <= sizeof(buffer_);
   }
   /// Appends the line (with its newline) to `out`.
@@ -174,6 +183,10 @@ class JobLineWriter {
     Text(j.reason);
     Raw(", \"message\": ");
     Text(j.message);
+    if (j.name) {
+      Raw(", \"name\": ");
+      Text(j.name);
+    }
     Raw("}\n");
     out->append(buffer_, static_cast<size_t>(p_ - buffer_));
   }
@@ -215,7 +228,7 @@ bool RenderJsonLines(const ScheduleReport& r, std::string* out,
     size_t estimate = 0;
     for (const JobOutcome& j : r.jobs) {
       estimate += 192 + size(j.id) + size(j.policy) + size(j.profile) + size(j.pool) + size(j.queue) +
-                  size(j.reason) + size(j.message);
+                  size(j.reason) + size(j.message) + size(j.name);
     }
     out->reserve(estimate);
   }
