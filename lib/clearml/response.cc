@@ -202,6 +202,7 @@ bool ListReader::Read() {
       od::array array;
       if (auto error = doc.get_array().get(array)) return error;
       if (auto error = Items(array, &problem)) return error;
+      if (problem) return simdjson::SUCCESS;
     } else if (type == od::json_type::object) {
       od::object object;
       if (auto error = doc.get_object().get(object)) return error;

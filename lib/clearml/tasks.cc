@@ -444,6 +444,7 @@ bool DocumentReader::Response() {
 }
 
 bool DocumentReader::Read() {
+  scan_.SkipSpace();
   const bool array = scan_.Peek() == '[';
   if (!(array ? Tasks() : Response())) return false;
   scan_.SkipSpace();
