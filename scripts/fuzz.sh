@@ -51,6 +51,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$work" "$artifacts"
   dict=()
   [[ $target != quantity ]] && dict=(-dict="$root/fuzz/yaml.dict")
+  [[ $target == clearml ]] && dict=(-dict="$root/fuzz/clearml.dict")
   mapfile -t seeds < <(seeds_for "$target")
   log=$build/$target.log
   "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \

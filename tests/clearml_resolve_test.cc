@@ -4,12 +4,19 @@
 /// to every output.
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <random>
 
 #include <string>
 #include <vector>
 
 #include "clearml/tasks.h"
 #include "config/loader.h"
+#include "jobs/resolve.h"
 #include "output/schedule_output.h"
 #include "schedule/report.h"
 #include "support/scenario_text.h"
@@ -217,6 +224,71 @@ TEST(ClearmlOutputs, TheNameTravels) {
   EXPECT_NE(yaml.find(R"(needSource: "allotment", name: "train-resnet50"})"), std::string::npos) << yaml;
   EXPECT_NE(yaml.find(R"(name: "big"})"), std::string::npos) << yaml;
   EXPECT_NE(yaml.find(R"(name: "bad"})"), std::string::npos) << yaml;
+}
+
+}  // namespace
+}  // namespace rescfg::clearml
+
+namespace rescfg::clearml {
+namespace {
+
+/// Queue order (SPEC §3, §3.1) for any mix of listed, timed and untimed
+/// entries, small (a comparison sort) or large (a radix sort): listed ones
+/// first by their place, then by time, then the rest, ties by position.
+RC_GTEST_PROP(ClearmlQueueOrder, ListedThenTimedThenTheRest, ()) {
+  const bool large = *rc::gen::arbitrary<bool>();
+  const int n = *rc::gen::inRange(1, large ? 6000 : 300);
+  // The entries from one seed: drawing each through rapidcheck is too slow.
+  std::mt19937 rng(*rc::gen::arbitrary<uint32_t>());
+  auto below = [&](int k) { return static_cast<int>(rng() % static_cast<uint32_t>(k)); };
+  static const Config config = testing::ConfigFromYaml(kConfig);
+  std::vector<JobEntry> entries(static_cast<size_t>(n));
+  struct Key {
+    uint32_t rank;
+    int64_t seconds;  ///< INT64_MAX: untimed
+    int nanos, position;
+  };
+  std::vector<Key> keys;
+  for (int i = 0; i < n; ++i) {
+    JobEntry& e = entries[static_cast<size_t>(i)];
+    e.entry = static_cast<size_t>(i) + 1;
+    e.id = testing::Keep("j" + std::to_string(i));
+    e.queue = "dev-p";
+    e.clearml_task = below(2) == 0;
+    const int kind = below(3);  // 0 listed, 1 timed, 2 untimed
+    Key key{0, INT64_MAX, 0, i};
+    if (kind == 0) {
+      e.queue_rank = static_cast<uint32_t>(1 + below(50));
+      key.rank = e.queue_rank;
+    }
+    if (kind == 1 || (kind == 0 && below(2) == 0)) {
+      // Times over two days; listed entries may carry one too (it does not count).
+      const int hour = below(48), second = below(3), nanos = below(3) * 250;
+      char text[64];
+      std::snprintf(text, sizeof text, "2026-11-%02dT%02d:00:%02d.%09dZ", 28 + hour / 24, hour % 24, second, nanos);
+      e.enqueued = testing::Keep(text);
+      if (kind != 0) {
+        key.seconds = int64_t(hour) * 3600 + second;
+        key.nanos = nanos;
+      }
+    }
+    keys.push_back(key);
+  }
+  ResolvedJobs r = ResolveJobs(config, entries);
+  RC_ASSERT(r.input.queued.size() == size_t(n));
+  std::vector<int> want(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) want[static_cast<size_t>(i)] = i;
+  std::stable_sort(want.begin(), want.end(), [&](int a, int b) {
+    const Key &x = keys[static_cast<size_t>(a)], &y = keys[static_cast<size_t>(b)];
+    const bool lx = x.rank > 0, ly = y.rank > 0;
+    if (lx != ly) return lx;
+    if (lx) return x.rank < y.rank;
+    if (x.seconds != y.seconds) return x.seconds < y.seconds;
+    return x.nanos < y.nanos;
+  });
+  for (size_t rank = 0; rank < want.size(); ++rank) {
+    RC_ASSERT(r.input.queued[static_cast<size_t>(want[rank])].queue_order == rank);
+  }
 }
 
 }  // namespace

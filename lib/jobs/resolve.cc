@@ -163,6 +163,13 @@ OrderKey MakeOrderKey(const std::optional<Timestamp>& time, uint32_t rank, uint3
 }
 
 void SortByQueueOrder(std::vector<OrderKey>* keys) {
+  // Few keys: a comparison sort is cheaper than six passes over the buckets.
+  if (keys->size() < 4096) {
+    std::stable_sort(keys->begin(), keys->end(), [](const OrderKey& a, const OrderKey& b) {
+      return a.high != b.high ? a.high < b.high : a.low < b.low;
+    });
+    return;
+  }
   constexpr int kBits = 16;
   constexpr size_t kBuckets = size_t(1) << kBits;
   auto digit = [](const OrderKey& k, int d) -> uint32_t {
