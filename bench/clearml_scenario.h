@@ -8,10 +8,14 @@
 /// Every queued job waits in its policy queue ("<policy>/<profile>") and is
 /// listed in that queue's `entries` in the JSON Lines queue order (with an
 /// `enqueued` time first, by time, then the rest by file position); its
-/// `status_changed` is that time. A running job is `in_progress` in its
-/// policy queue and runs on a worker that took it from its pool's queue; it
-/// holds its need, so the twin gives no `resources`. Tasks carry the fields
-/// the README's loop asks for (`only_fields`).
+/// `status_changed` is that time. ClearML orders listed tasks by their place
+/// in their queue (also between queues, where the pass compares queue order
+/// when execution and policy priority tie), then by file position; the twin
+/// says the same with an `enqueued` time that counts the place in
+/// microseconds. A running job is `in_progress` in its policy queue and runs
+/// on a worker that took it from its pool's queue; it holds its need, so the
+/// twin gives no `resources`. Tasks carry the fields the README's loop asks
+/// for (`only_fields`).
 
 #include <algorithm>
 #include <cstdint>
@@ -148,9 +152,10 @@ void WriteWorkersClearml(const Scenario& s, Write write) {
     if (!j.running) continue;
     const std::string queue = "{\"id\": \"" + ClearmlQueues::PoolQueueId(j.pool) + "\", \"name\": \"" +
                               s.pools[j.pool].name + "\"";
-    out += (n++ ? ",\n" : "\n") + std::string("{\"id\": \"") + s.pools[j.pool].name + "-node:gpu" + std::to_string(n) +
+    out += (n ? ",\n" : "\n") + std::string("{\"id\": \"") + s.pools[j.pool].name + "-node:gpu" + std::to_string(n) +
            "\", \"task\": {\"id\": \"" + TaskId(i) + "\", \"name\": \"" + JobId(i) + "\"}, \"queue\": " + queue +
            "}, \"queues\": [" + queue + ", \"num_tasks\": 0}]}";
+    ++n;
     if (out.size() > (1 << 20)) {
       write(out);
       out.clear();
@@ -159,10 +164,25 @@ void WriteWorkersClearml(const Scenario& s, Write write) {
   write(out + "\n]}}\n");
 }
 
+/// "2026-11-29T00:00:00.000007Z" for the 7th place in a queue.
+inline std::string PlaceTime(uint64_t place) {
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "2026-11-29T%02llu:%02llu:%02llu.%06lluZ",
+                static_cast<unsigned long long>(place / 3'600'000'000ull),
+                static_cast<unsigned long long>(place / 60'000'000ull % 60),
+                static_cast<unsigned long long>(place / 1'000'000ull % 60), static_cast<unsigned long long>(place % 1'000'000));
+  return buffer;
+}
+
 /// The same jobs as a JSON Lines jobs file: each names its policy queue and
-/// carries its `enqueued` time; running ones their pool (holding their need).
+/// carries its place in it as its `enqueued` time; running ones their pool
+/// (holding their need).
 template <typename Write>
 void WriteClearmlTwinJsonLines(const Scenario& s, Write write) {
+  std::vector<uint32_t> place(s.jobs.size());
+  for (const auto& queue : QueueOrder(s)) {
+    for (size_t k = 0; k < queue.size(); ++k) place[queue[k]] = static_cast<uint32_t>(k + 1);
+  }
   std::string out;
   for (size_t i = 0; i < s.jobs.size(); ++i) {
     const GenJob& j = s.jobs[i];
@@ -170,7 +190,7 @@ void WriteClearmlTwinJsonLines(const Scenario& s, Write write) {
     if (j.running) {
       out += ", \"state\": \"running\", \"pool\": \"" + s.pools[j.pool].name + "\"";
     } else {
-      if (j.enqueued >= 0) out += ", \"enqueued\": \"" + EnqueuedText(j.enqueued) + "\"";
+      out += ", \"enqueued\": \"" + PlaceTime(place[i]) + "\"";
       if (j.param >= 0) out += ", \"params\": {\"runtime\": {\"gpus_request\": " + ParamScalar(j.param) + "}}";
     }
     out += "}\n";

@@ -5,7 +5,7 @@
 /// twin DIR/tasks-twin.jsonl.
 ///
 ///   rescfg-gen --queued 100000 [--seed 1] [--reservations none|some|heavy]
-///              [--policies 1000] [--formats yaml,jsonl,clearml] --out DIR
+///              [--policies 1000] [--running-per-100 25] [--formats yaml,jsonl,clearml] --out DIR
 
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +20,7 @@ namespace {
 int Usage() {
   std::fprintf(stderr,
                "usage: rescfg-gen --queued N [--seed S] [--reservations none|some|heavy] [--policies N]\n"
-               "                  [--formats yaml,jsonl,clearml] --out DIR\n");
+               "                  [--running-per-100 25] [--formats yaml,jsonl,clearml] --out DIR\n");
   return 2;
 }
 
@@ -51,6 +51,8 @@ int main(int argc, char** argv) {
       options.queued = std::strtoull(value.c_str(), nullptr, 10);
     } else if (flag == "--seed") {
       options.seed = std::strtoull(value.c_str(), nullptr, 10);
+    } else if (flag == "--running-per-100") {
+      options.running_per_100_queued = std::strtoull(value.c_str(), nullptr, 10);
     } else if (flag == "--policies") {
       options.policies = std::strtoull(value.c_str(), nullptr, 10);
     } else if (flag == "--reservations") {

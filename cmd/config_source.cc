@@ -3,8 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "clearml/queues.h"
-#include "clearml/tasks.h"
-#include "clearml/workers.h"
+#include "clearml/snapshot.h"
 #include "config/loader.h"
 #include "jobs/loader.h"
 #include "schedule/report.h"
@@ -86,31 +85,28 @@ std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vect
     spdlog::error("only one of --jobs, --clearml-queues and --clearml-workers can read standard input (-)");
     return std::nullopt;
   }
-  clearml::QueueList queue_list;
-  if (!source.clearml_queues.empty()) {
-    queue_list = clearml::ReadQueuesFile(source.clearml_queues);
-    LogFindings(queue_list.findings);
-    if (queue_list.unusable) return std::nullopt;
-  }
   LoadedJobs jobs;
+  clearml::QueueList queue_list;
   if (clearml) {
-    clearml::WorkerList workers;
-    if (!source.clearml_workers.empty()) {
-      workers = clearml::ReadWorkersFile(source.clearml_workers);
-      LogFindings(workers.findings);
-      if (workers.unusable) return std::nullopt;
-    }
-    clearml::Companions companions{source.clearml_queues.empty() ? nullptr : &queue_list,
-                                   source.clearml_workers.empty() ? nullptr : &workers};
-    jobs = clearml::LoadClearmlTasksFile(source.file, companions, param_paths);
+    clearml::Snapshot snapshot =
+        clearml::LoadClearmlSnapshot({source.file, source.clearml_queues, source.clearml_workers}, param_paths);
+    LogFindings(snapshot.findings);
+    if (snapshot.unusable) return std::nullopt;
+    jobs = std::move(snapshot.jobs);
+    queue_list = std::move(snapshot.queues);
   } else {
+    if (!source.clearml_queues.empty()) {  // for --format clearml only
+      queue_list = clearml::ReadQueuesFile(source.clearml_queues);
+      LogFindings(queue_list.findings);
+      if (queue_list.unusable) return std::nullopt;
+    }
     std::optional<JobsFormat> format;
     if (source.format == "yaml") format = JobsFormat::kYaml;
     if (source.format == "jsonl") format = JobsFormat::kJsonLines;
     jobs = LoadJobsFile(source.file, format, param_paths);
+    LogFindings(jobs.findings);
+    if (jobs.unusable) return std::nullopt;
   }
-  LogFindings(jobs.findings);
-  if (jobs.unusable) return std::nullopt;
   if (queues) *queues = std::move(queue_list);
   return jobs;
 }

@@ -36,9 +36,9 @@ error_code QueueString(od::value value, std::string_view key, TextArena* arena, 
     *problem = {simdjson::SUCCESS, at, "queue " + std::string(key) + " must be a string"};
     return simdjson::SUCCESS;
   }
-  std::string_view raw = value.raw_json_token(), text;
+  std::string_view text;
   if (auto error = value.get_string().get(text)) return error;
-  *out = json::StableString(raw, text, true, arena);
+  *out = arena->Keep(text);  // side by side: every task looks its queue up by ID
   return simdjson::SUCCESS;
 }
 

@@ -44,6 +44,10 @@ class QueueList {
   const Queue* FindByName(std::string_view name) const;
   /// Where `entries` list the task (its first listing).
   std::optional<Listing> ListingOf(std::string_view task) const;
+  /// Start loading what ListingOf(task) will read: its slot, then (once
+  /// that is loaded) the task ID it holds.
+  void PrefetchListing(std::string_view task) const { by_task_.prefetch(task); }
+  void PrefetchListingKey(std::string_view task) const { by_task_.prefetch_key(task); }
 
  private:
   friend QueueList ReadQueuesText(std::string text, const std::string& file);

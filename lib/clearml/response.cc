@@ -14,12 +14,7 @@ simdjson::error_code ReadRef(od::value value, std::string_view what, bool in_pla
   *ref = {};
   od::json_type type;
   if (auto error = value.type().get(type)) return error;
-  auto string_of = [&](od::value v, std::string_view* out) -> error_code {
-    std::string_view raw = v.raw_json_token(), text;
-    if (auto error = v.get_string().get(text)) return error;
-    *out = json::StableString(raw, text, in_place, arena);
-    return simdjson::SUCCESS;
-  };
+  auto string_of = [&](od::value v, std::string_view* out) { return json::StableString(v, in_place, arena, out); };
   switch (type) {
     case od::json_type::null:
       return json::Skip(value, 1);

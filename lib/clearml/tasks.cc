@@ -19,12 +19,12 @@ namespace {
 
 using simdjson::error_code;
 
-/// What every task is looked up in, built once per snapshot and only read
-/// while tasks are parsed (by two threads in large files). Names entries
-/// keep are copied into the jobs' arena, which outlives the companions.
+/// What every task is looked up in: the companions, built once they are
+/// read and only read while tasks are parsed (by two threads in large
+/// files). Names entries keep are copied into the jobs' arena, which
+/// outlives the companions.
 struct Lookups {
-  Lookups(const ParamQuery& q, const Companions& companions, LoadedJobs* out)
-      : query(q), queues(companions.queues), workers(companions.workers) {
+  Lookups(const Companions& companions, LoadedJobs* out) : queues(companions.queues), workers(companions.workers) {
     TextArena& arena = JobsArena(out);
     if (queues) {
       for (const Queue& queue : queues->queues) queue_names.push_back(arena.Keep(queue.name));
@@ -53,7 +53,6 @@ struct Lookups {
     return ref.id;
   }
 
-  const ParamQuery& query;
   const QueueList* queues;
   const WorkerList* workers;
   std::vector<std::string_view> queue_names;   ///< per queue of `queues`
@@ -80,7 +79,8 @@ TaskKey TaskKeyOf(std::string_view key) {
 /// Reads task objects into entries; one per thread.
 class TaskParser {
  public:
-  TaskParser(const Lookups& lookups, TextArena* arena) : lookups_(lookups), capture_(lookups.query), arena_(arena) {}
+  TaskParser(const ParamQuery& query, const Lookups& lookups, TextArena* arena)
+      : query_(query), lookups_(lookups), capture_(query), arena_(arena) {}
 
   /// Reads one task object into `entry`. A syntax error is returned (with
   /// `*at` where simdjson stopped, when known) and the entry is then to be
@@ -94,13 +94,18 @@ class TaskParser {
   error_code Execution(od::value value, JobEntry* entry);
   /// What a string field holds, viewed in place when possible.
   error_code String(od::value value, TextRef* out) {
-    std::string_view raw = value.raw_json_token(), text;
-    if (auto error = value.get_string().get(text)) return error;
-    *out = json::StableString(raw, text, in_place_, arena_);
+    std::string_view text;
+    if (auto error = json::StableString(value, in_place_, arena_, &text)) return error;
+    *out = text;
     return simdjson::SUCCESS;
   }
   void Finish(JobEntry* entry);
 
+  /// Links the task to the companions: its queue ID to a name, a queued
+  /// task to its place in its queue's `entries`, a running one to its worker.
+  void Link(JobEntry* entry) const;
+
+  const ParamQuery& query_;
   const Lookups& lookups_;
   ParamCapture capture_;
   TextArena* arena_;
@@ -119,9 +124,9 @@ error_code TaskParser::Field(TaskKey key, std::string_view name, od::value value
   if (key == TaskKey::kParamRoot) {
     // The task's hyperparams, configuration and runtime are the roots of
     // `params` (their items' `value` is read as a {value: ...} wrapper).
-    const int node = lookups_.query.Child(ParamQuery::kParams, name);
+    const int node = query_.Child(ParamQuery::kParams, name);
     if (node < 0) return json::Skip(value, 1);
-    return json::ReadParam(value, lookups_.query, capture_, node, entry, 1);
+    return json::ReadParam(value, query_, capture_, node, entry, 1);
   }
   const uint32_t bit = 1u << static_cast<unsigned>(key);
   if (seen_ & bit) AddProblem(entry, "duplicate key '" + std::string(name) + "'");
@@ -132,7 +137,12 @@ error_code TaskParser::Field(TaskKey key, std::string_view name, od::value value
   const bool string = type == od::json_type::string;
   switch (key) {
     case TaskKey::kId:
-      if (string) return String(value, &entry->id);
+      if (string) {
+        auto error = String(value, &entry->id);
+        // Its listing is looked up once the task is read: start loading it.
+        if (!error && lookups_.queues) lookups_.queues->PrefetchListing(*entry->id);
+        return error;
+      }
       AddProblem(entry, "field 'id' must be a string");
       break;
     case TaskKey::kName:
@@ -140,7 +150,8 @@ error_code TaskParser::Field(TaskKey key, std::string_view name, od::value value
       break;  // informative only: another type is not carried
     case TaskKey::kStatus:
       status_seen_ = true;
-      if (string) return value.get_string().get(status_);
+      // Compared before the next task is read: a view of the parsed text will do.
+      if (string) return json::StableString(value, true, arena_, &status_);
       status_mistyped_ = true;
       break;
     case TaskKey::kStatusChanged:
@@ -197,23 +208,35 @@ void TaskParser::Finish(JobEntry* entry) {
   } else if (queue_.empty()) {
     AddProblem(entry, "the task has no execution queue (execution.queue)");
   } else {
-    bool from_id = false;
-    entry->queue = lookups_.QueueName(queue_, &from_id);
-    entry->queue_from_id = from_id;
+    entry->queue = queue_.name.empty() ? queue_.id : queue_.name;
+    entry->queue_from_id = queue_.name.empty();
   }
   if (*entry->state == "running") {
     entry->enqueued.reset();  // ignored on a running job (SPEC §3)
     entry->enqueued_mistyped = false;
-    if (entry->id && lookups_.workers) {
-      if (const Worker* w = lookups_.workers->RunningTask(*entry->id)) {
-        entry->worker = lookups_.task_workers[static_cast<size_t>(w - lookups_.workers->workers.data())];
-      }
+  }
+  Link(entry);
+}
+
+void TaskParser::Link(JobEntry* e) const {
+  const QueueList* queues = lookups_.queues;
+  const WorkerList* workers = lookups_.workers;
+  if (!e->queue) return;
+  if (e->queue_from_id && queues) {
+    if (const Queue* q = queues->FindById(*e->queue)) {
+      e->queue = lookups_.queue_names[static_cast<size_t>(q - queues->queues.data())];
+      e->queue_from_id = false;
     }
-  } else if (entry->id && entry->queue && lookups_.queues) {
-    // Queue order: the place in that queue's `entries`, when it lists the task.
-    if (auto listing = lookups_.queues->ListingOf(*entry->id);
-        listing && lookups_.queue_names[listing->queue] == *entry->queue) {
-      entry->queue_rank = listing->position;
+  }
+  if (!e->id) return;
+  if (*e->state == "queued" && queues) {
+    // Queue order (SPEC §3.1): the place in that queue's `entries`, when it lists the task.
+    if (auto listing = queues->ListingOf(*e->id); listing && lookups_.queue_names[listing->queue] == *e->queue) {
+      e->queue_rank = listing->position;
+    }
+  } else if (*e->state == "running" && workers) {
+    if (const Worker* w = workers->RunningTask(*e->id)) {
+      e->worker = lookups_.task_workers[static_cast<size_t>(w - workers->workers.data())];
     }
   }
 }
@@ -302,8 +325,8 @@ struct TaskSpan {
 /// it is checked.
 class DocumentReader {
  public:
-  DocumentReader(std::string_view text, const Lookups& lookups, LoadedJobs* out)
-      : text_(text), scan_(text), lookups_(lookups), out_(out) {}
+  DocumentReader(std::string_view text, const ParamQuery& query, const CompanionsReady& ready, LoadedJobs* out)
+      : text_(text), scan_(text), query_(query), ready_(ready), out_(out) {}
 
   /// False when the document is unusable (the finding is in `out`).
   bool Read();
@@ -327,7 +350,8 @@ class DocumentReader {
 
   std::string_view text_;
   JsonScanner scan_;
-  const Lookups& lookups_;
+  const ParamQuery& query_;
+  const CompanionsReady& ready_;
   LoadedJobs* out_;
   std::vector<TaskSpan> spans_;
   od::parser parser_;  ///< for the values that are not tasks
@@ -482,14 +506,15 @@ bool DocumentReader::ParseTasks() {
   };
   out_->entries.reserve(base + spans_.size());
   Failure first, second;
-  TaskParser parser(lookups_, &JobsArena(out_));
+  const Lookups lookups(ready_(), out_);  // the companions were read meanwhile
+  TaskParser parser(query_, lookups, &JobsArena(out_));
   if (text_.size() >= json::kParallelBytes && spans_.size() >= 2 && std::thread::hardware_concurrency() > 1) {
     const size_t half = spans_.size() / 2;
     json::InTwoHalves(
         out_, [&] { parse(0, half, parser, &out_->entries, base, &first); },
         [&](TextArena* arena, std::vector<JobEntry>* entries) {
           entries->reserve(spans_.size() - half);
-          TaskParser second_parser(lookups_, arena);
+          TaskParser second_parser(query_, lookups, arena);
           parse(half, spans_.size(), second_parser, entries, 0, &second);
         });
   } else {
@@ -516,43 +541,53 @@ bool LooksLikeResponse(std::string_view text) {
 }  // namespace
 
 void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Companions& companions, LoadedJobs* out) {
+  ReadClearmlTasks(text, query, [&] { return companions; }, out);
+}
+
+void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const CompanionsReady& ready, LoadedJobs* out) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
   const size_t entries_before = out->entries.size();
-  Lookups lookups(query, companions, out);
   JsonScanner scan(text);
   scan.SkipSpace();
   if (scan.AtEnd()) return;  // no tasks
   const char first = scan.Peek();
   if (first == '[' || (first == '{' && LooksLikeResponse(text))) {
-    if (!DocumentReader(text, lookups, out).Read()) {
+    if (!DocumentReader(text, query, ready, out).Read()) {
       out->entries.resize(entries_before);
       out->unusable = true;
+      return;
     }
+  } else if (first == '{') {
+    const Lookups lookups(ready(), out);
+    json::ReadEntryLines(text, out, [&](TextArena* arena) { return TaskParser(query, lookups, arena); });
+  } else {
+    out->unusable = true;
+    out->findings.push_back({"bad-shape", Severity::kError, out->file, scan.Here(), "",
+                             "not a ClearML task snapshot: expected a tasks.get_all response, a JSON array of tasks "
+                             "or JSON Lines of tasks, found '" +
+                                 Excerpt(text.substr(static_cast<size_t>(scan.position() - text.data()), 40)) + "'",
+                             ""});
     return;
   }
-  if (first == '{') {
-    json::ReadEntryLines(text, out, [&](TextArena* arena) { return TaskParser(lookups, arena); });
-    return;
-  }
-  out->unusable = true;
-  out->findings.push_back({"bad-shape", Severity::kError, out->file, scan.Here(), "",
-                           "not a ClearML task snapshot: expected a tasks.get_all response, a JSON array of tasks "
-                           "or JSON Lines of tasks, found '" + Excerpt(text.substr(static_cast<size_t>(scan.position() - text.data()), 40)) + "'",
-                           ""});
 }
 
-LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const Companions& companions,
+LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const CompanionsReady& ready,
                                 const std::vector<std::string>& param_paths) {
   LoadedJobs result;
   result.file = file;
   result.text = std::make_shared<JobsText>();
   result.text->source = std::move(text);
   const ParamQuery query(param_paths);
-  ReadClearmlTasks(result.text->source, query, companions, &result);
+  ReadClearmlTasks(result.text->source, query, ready, &result);
   return result;
 }
 
-LoadedJobs LoadClearmlTasksFile(const std::string& path, const Companions& companions,
+LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const Companions& companions,
+                                const std::vector<std::string>& param_paths) {
+  return LoadClearmlTasksText(std::move(text), file, [&] { return companions; }, param_paths);
+}
+
+LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& ready,
                                 const std::vector<std::string>& param_paths) {
   std::string error;
   std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes);
@@ -563,7 +598,7 @@ LoadedJobs LoadClearmlTasksFile(const std::string& path, const Companions& compa
     result.findings.push_back({"unreadable", Severity::kError, result.file, {}, "", error, ""});
     return result;
   }
-  result = LoadClearmlTasksText(std::move(*text), DisplayName(path), companions, param_paths);
+  result = LoadClearmlTasksText(std::move(*text), DisplayName(path), ready, param_paths);
   if (result.entries.size() > CurrentLimits().jobs_entries) {
     result.unusable = true;
     result.findings.push_back({"too-many-jobs", Severity::kError, result.file, {}, "",

@@ -3,6 +3,7 @@
 /// `tasks.get_all_ex` response, a JSON array of task objects, or JSON Lines
 /// of task objects, read into the same entries as the other jobs formats.
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,10 @@ struct Companions {
   const WorkerList* workers = nullptr;
 };
 
+/// Gives the companions when the reader needs them: after the tasks file is
+/// read and its tasks are found, so that they can be read meanwhile.
+using CompanionsReady = std::function<Companions()>;
+
 /// Appends one entry per task to `out->entries`, in file order; the text
 /// must live in `out->text` (entries view it). Which form the text is: a
 /// document starting with `[` is an array of tasks; one whose first object
@@ -36,13 +41,16 @@ struct Companions {
 /// `enqueued`, and the place in its queue's `entries` in `queue_rank`;
 /// `hyperparams`, `configuration` and `runtime` are the roots of `params`.
 void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Companions& companions, LoadedJobs* out);
+void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const CompanionsReady& ready, LoadedJobs* out);
 
 /// Reads a snapshot from text (kept in the result).
 LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const Companions& companions,
                                 const std::vector<std::string>& param_paths);
+LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const CompanionsReady& ready,
+                                const std::vector<std::string>& param_paths);
 
 /// Reads a snapshot file ("-" is standard input).
-LoadedJobs LoadClearmlTasksFile(const std::string& path, const Companions& companions,
+LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& ready,
                                 const std::vector<std::string>& param_paths);
 
 }  // namespace rescfg::clearml

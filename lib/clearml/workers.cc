@@ -28,9 +28,7 @@ error_code ReadWorker(od::object object, TextArena* arena, Worker* worker, Probl
       od::json_type type;
       if (auto error = value.type().get(type)) return error;
       if (type == od::json_type::string) {
-        std::string_view raw = value.raw_json_token(), text;
-        if (auto error = value.get_string().get(text)) return error;
-        worker->id = json::StableString(raw, text, true, arena);
+        if (auto error = json::StableString(value, true, arena, &worker->id)) return error;
         continue;
       }
       if (type != od::json_type::null) shape = "worker id must be a string";

@@ -44,6 +44,7 @@ std::string SyntaxMessage(error_code error) {
     case simdjson::DEPTH_ERROR: return "not valid JSON: nested too deeply";
     case simdjson::UNCLOSED_STRING: return "not valid JSON: a string is not closed";
     case simdjson::STRING_ERROR: return "not valid JSON: bad string (escape or control character)";
+    case simdjson::UNESCAPED_CHARS: return "not valid JSON: a string holds a control character (escape it)";
     case simdjson::NUMBER_ERROR: return "not valid JSON: bad number";
     case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
       return "not valid JSON: an object or array is not closed, or text follows the object";
@@ -85,6 +86,10 @@ error_code Skip(od::value value, int depth) {
       return simdjson::SUCCESS;
     }
     case od::json_type::string:
+      // Stage 1 has checked the text is UTF-8 without control characters;
+      // only escapes are left to check, and most strings have none (the
+      // parser skips a value that is not consumed).
+      if (value.raw_json_token().find('\\') == std::string_view::npos) return simdjson::SUCCESS;
       return value.get_string().error();
     case od::json_type::number: {
       std::string_view text;
@@ -186,11 +191,17 @@ error_code ReadParam(od::value value, const ParamQuery& query, ParamCapture& cap
   return simdjson::TAPE_ERROR;
 }
 
-std::string_view StableString(std::string_view raw, std::string_view text, bool in_place, TextArena* arena) {
-  raw = TrimTrailingSpace(raw);
+error_code StableString(od::value value, bool in_place, TextArena* arena, std::string_view* out) {
+  const std::string_view raw = TrimTrailingSpace(value.raw_json_token());
+  if (in_place && raw.size() >= 2 && raw.back() == '"' && raw.find('\\') == std::string_view::npos) {
+    *out = raw.substr(1, raw.size() - 2);
+    return simdjson::SUCCESS;
+  }
+  std::string_view text;
+  if (auto error = value.get_string().get(text)) return error;
   // Every escape is longer than what it stands for: same length, no escapes.
-  if (in_place && raw.size() == text.size() + 2) return raw.substr(1, text.size());
-  return arena->Keep(text);
+  *out = in_place && raw.size() == text.size() + 2 ? raw.substr(1, text.size()) : arena->Keep(text);
+  return simdjson::SUCCESS;
 }
 
 ParseSpan PaddedSpan(std::string_view text, const char* limit, std::string* copy) {

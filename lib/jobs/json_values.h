@@ -43,9 +43,10 @@ error_code NumberText(od::value value, std::string_view* text);
 error_code ReadParam(od::value value, const ParamQuery& query, ParamCapture& capture, int node, JobEntry* entry,
                      int depth);
 
-/// A string value's text where it lasts: in the parsed text when it has no
-/// escapes and `in_place` (`raw` is its token), else copied into `arena`.
-std::string_view StableString(std::string_view raw, std::string_view text, bool in_place, TextArena* arena);
+/// A string value's text where it lasts: viewed in the parsed text when it
+/// has no escapes and `in_place` (then it is not even unescaped: stage 1 has
+/// checked it), else unescaped and copied into `arena`.
+error_code StableString(od::value value, bool in_place, TextArena* arena, std::string_view* out);
 
 /// A piece of text simdjson may parse: in place when SIMDJSON_PADDING
 /// readable bytes follow it before `limit`, else a padded copy in `copy`.

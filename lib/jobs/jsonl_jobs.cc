@@ -28,9 +28,6 @@ class JsonLinesReader {
  private:
   error_code ReadJob(od::object object, JobEntry* entry);
   error_code ReadField(std::string_view key, od::value value, JobEntry* entry);
-  std::string_view Stable(std::string_view raw, std::string_view text) {
-    return json::StableString(raw, text, in_place_, arena_);
-  }
 
   const ParamQuery& query_;
   ParamCapture capture_;
@@ -49,10 +46,9 @@ error_code JsonLinesReader::ReadField(std::string_view key, od::value value, Job
   if (field == JobField::kParams) {
     if (type == od::json_type::object) return json::ReadParam(value, query_, capture_, ParamQuery::kParams, entry, 1);
   } else if (type == od::json_type::string) {
-    std::string_view raw = value.raw_json_token();
     std::string_view text;
-    if (auto error = value.get_string().get(text)) return error;
-    *FieldSlot(entry, field) = Stable(raw, text);
+    if (auto error = json::StableString(value, in_place_, arena_, &text)) return error;
+    *FieldSlot(entry, field) = text;
     return simdjson::SUCCESS;
   } else if (type == od::json_type::number && field == JobField::kResources) {
     std::string_view text;

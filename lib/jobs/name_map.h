@@ -46,6 +46,22 @@ class NameMap {
       if (slot.hash == h && slot.name == name) return;
     }
   }
+  /// Starts loading the slot `name` would be looked up in (for a look-up a
+  /// little later: large maps are far bigger than the caches).
+  void prefetch(std::string_view name) const { __builtin_prefetch(&slots_[HashText(name) & (slots_.size() - 1)]); }
+  /// Then, once the slot is loaded, starts loading the key a look-up of
+  /// `name` would compare with (the keys view text elsewhere).
+  void prefetch_key(std::string_view name) const {
+    const uint64_t h = HashText(name);
+    for (size_t i = h & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot& slot = slots_[i];
+      if (!slot.used) return;
+      if (slot.hash == h) {
+        __builtin_prefetch(slot.name.data());
+        return;
+      }
+    }
+  }
   const V* find(std::string_view name) const {
     const uint64_t h = HashText(name);
     for (size_t i = h & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
