@@ -1,14 +1,18 @@
 /// rescfg-gen: writes a generated scenario (bench/scenario.h) as files:
-/// DIR/config.yaml, DIR/jobs.yaml and DIR/jobs.jsonl.
+/// DIR/config.yaml, DIR/jobs.yaml and DIR/jobs.jsonl; with the format
+/// `clearml` also the same jobs as a ClearML snapshot (bench/clearml_scenario.h):
+/// DIR/tasks.json, DIR/queues.json, DIR/workers.json and their JSON Lines
+/// twin DIR/tasks-twin.jsonl.
 ///
 ///   rescfg-gen --queued 100000 [--seed 1] [--reservations none|some|heavy]
-///              [--policies 1000] [--formats yaml,jsonl] --out DIR
+///              [--policies 1000] [--running-per-100 25] [--formats yaml,jsonl,clearml] --out DIR
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "clearml_scenario.h"
 #include "scenario.h"
 
 namespace {
@@ -16,7 +20,7 @@ namespace {
 int Usage() {
   std::fprintf(stderr,
                "usage: rescfg-gen --queued N [--seed S] [--reservations none|some|heavy] [--policies N]\n"
-               "                  [--formats yaml,jsonl] --out DIR\n");
+               "                  [--running-per-100 25] [--formats yaml,jsonl,clearml] --out DIR\n");
   return 2;
 }
 
@@ -47,6 +51,8 @@ int main(int argc, char** argv) {
       options.queued = std::strtoull(value.c_str(), nullptr, 10);
     } else if (flag == "--seed") {
       options.seed = std::strtoull(value.c_str(), nullptr, 10);
+    } else if (flag == "--running-per-100") {
+      options.running_per_100_queued = std::strtoull(value.c_str(), nullptr, 10);
     } else if (flag == "--policies") {
       options.policies = std::strtoull(value.c_str(), nullptr, 10);
     } else if (flag == "--reservations") {
@@ -70,6 +76,12 @@ int main(int argc, char** argv) {
   }
   if (ok && formats.find("jsonl") != std::string::npos) {
     ok = WriteFile(out + "/jobs.jsonl", [&](auto write) { WriteJobsJsonLines(s, write); });
+  }
+  if (ok && formats.find("clearml") != std::string::npos) {
+    ok = WriteFile(out + "/tasks.json", [&](auto write) { WriteTasksClearml(s, write); }) &&
+         WriteFile(out + "/queues.json", [&](auto write) { WriteQueuesClearml(s, write); }) &&
+         WriteFile(out + "/workers.json", [&](auto write) { WriteWorkersClearml(s, write); }) &&
+         WriteFile(out + "/tasks-twin.jsonl", [&](auto write) { WriteClearmlTwinJsonLines(s, write); });
   }
   return ok ? 0 : 1;
 }

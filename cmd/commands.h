@@ -31,13 +31,15 @@ struct ConfigSource {
 
 struct JobsSource {
   std::string file;         ///< "" when not given; "-" is standard input
-  std::string format;       ///< "" (by extension) | yaml | jsonl
+  std::string format;       ///< "" (by extension) | yaml | jsonl | clearml
+  std::string clearml_queues;   ///< --clearml-queues FILE: a queues.get_all response ("" when not given)
+  std::string clearml_workers;  ///< --clearml-workers FILE: a workers.get_all response
 };
 
 struct ScheduleOptions {
   ConfigSource config;
   JobsSource jobs;
-  std::string format = "yaml";  ///< yaml | json | jsonl | table
+  std::string format = "yaml";  ///< yaml | json | jsonl | table | clearml
   std::string output;           ///< -o FILE, written atomically; "" is stdout
 };
 int RunSchedule(const ScheduleOptions& options);

@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
+#include "clearml/queues.h"
+#include "clearml/snapshot.h"
 #include "config/loader.h"
 #include "file_io.h"
 #include "input_limits.h"
@@ -111,14 +113,49 @@ std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* la
   return LoadConfigForCommand(source.config_file, kExitUnusable, &exit_code);
 }
 
-std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config) {
-  std::optional<JobsFormat> format;
-  if (source.format == "yaml") format = JobsFormat::kYaml;
-  if (source.format == "jsonl") format = JobsFormat::kJsonLines;
-  LoadedJobs jobs = LoadJobsFile(source.file, format, DynamicParameterPaths(config));
-  LogFindings(jobs.findings);
-  if (jobs.unusable) return std::nullopt;
+std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vector<std::string>& param_paths,
+                                       clearml::QueueList* queues) {
+  const bool clearml = source.format == "clearml";
+  if (!clearml && !source.clearml_workers.empty()) {
+    spdlog::error("--clearml-workers is read only with --jobs-format clearml");
+    return std::nullopt;
+  }
+  if (!clearml && !source.clearml_queues.empty() && queues == nullptr) {
+    spdlog::error("--clearml-queues is read only with --jobs-format clearml (or schedule --format clearml)");
+    return std::nullopt;
+  }
+  if ((source.file == "-") + (source.clearml_queues == "-") + (source.clearml_workers == "-") > 1) {
+    spdlog::error("only one of --jobs, --clearml-queues and --clearml-workers can read standard input (-)");
+    return std::nullopt;
+  }
+  LoadedJobs jobs;
+  clearml::QueueList queue_list;
+  if (clearml) {
+    clearml::Snapshot snapshot =
+        clearml::LoadClearmlSnapshot({source.file, source.clearml_queues, source.clearml_workers}, param_paths);
+    LogFindings(snapshot.findings);
+    if (snapshot.unusable) return std::nullopt;
+    jobs = std::move(snapshot.jobs);
+    queue_list = std::move(snapshot.queues);
+  } else {
+    if (!source.clearml_queues.empty()) {  // for --format clearml only
+      queue_list = clearml::ReadQueuesFile(source.clearml_queues);
+      LogFindings(queue_list.findings);
+      if (queue_list.unusable) return std::nullopt;
+    }
+    std::optional<JobsFormat> format;
+    if (source.format == "yaml") format = JobsFormat::kYaml;
+    if (source.format == "jsonl") format = JobsFormat::kJsonLines;
+    jobs = LoadJobsFile(source.file, format, param_paths);
+    LogFindings(jobs.findings);
+    if (jobs.unusable) return std::nullopt;
+  }
+  if (queues) *queues = std::move(queue_list);
   return jobs;
+}
+
+std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config, clearml::QueueList* queues) {
+  return LoadJobsFrom(source, DynamicParameterPaths(config), queues);
 }
 
 }  // namespace rescfg::cmd

@@ -9,6 +9,10 @@
 #include "jobs/job.h"
 #include "state/state_store.h"
 
+namespace rescfg::clearml {
+class QueueList;
+}
+
 namespace rescfg::cmd {
 
 /// The configuration from --config FILE or the provisioned --state DIR
@@ -17,8 +21,16 @@ namespace rescfg::cmd {
 /// the file, or "DIR revision N".
 std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* label = nullptr);
 
-/// The jobs file's entries; nullopt (errors logged) when the file is unusable.
-std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config);
+/// The jobs file's entries; nullopt (errors logged) when the file is
+/// unusable. A ClearML snapshot (--jobs-format clearml) is read with its
+/// --clearml-queues and --clearml-workers files; one of them unusable makes
+/// the input unusable. `param_paths` are the dynamic parameters to extract
+/// (by default those of `config`). `queues`, when given, receives the
+/// --clearml-queues file whatever the jobs format (for --format clearml).
+std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vector<std::string>& param_paths,
+                                       clearml::QueueList* queues = nullptr);
+std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config,
+                                       clearml::QueueList* queues = nullptr);
 
 /// Logs findings as "file:line:col: severity[code]: message (hint)".
 void LogFindings(const std::vector<Finding>& findings);

@@ -58,14 +58,9 @@ int RunDiff(const DiffOptions& options) {
   ConfigDiff diff = DiffConfigs(*old_config, *new_config);
   std::optional<std::vector<JobImpact>> impact;
   if (!options.jobs.file.empty()) {
-    std::optional<JobsFormat> format;
-    if (options.jobs.format == "yaml") format = JobsFormat::kYaml;
-    if (options.jobs.format == "jsonl") format = JobsFormat::kJsonLines;
-    LoadedJobs jobs = LoadJobsFile(options.jobs.file, format,
-                                   ImpactParameterPaths(*old_config, *new_config));
-    LogFindings(jobs.findings);
-    if (jobs.unusable) return kExitUnusable;
-    impact = ComputeImpact(*old_config, *new_config, jobs.entries);
+    auto jobs = LoadJobsFrom(options.jobs, ImpactParameterPaths(*old_config, *new_config));
+    if (!jobs) return kExitUnusable;
+    impact = ComputeImpact(*old_config, *new_config, jobs->entries);
   }
 
   std::string out;

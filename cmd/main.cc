@@ -40,8 +40,15 @@ void AddJobsSource(CLI::App* app, JobsSource* jobs, bool required) {
   auto* opt = app->add_option("--jobs,-j", jobs->file,
                               "Jobs snapshot: YAML JobList, or JSON Lines (.jsonl/.ndjson); - for stdin");
   if (required) opt->required();
-  app->add_option("--jobs-format", jobs->format, "Force the jobs format instead of using the extension")
-      ->check(CLI::IsMember({"yaml", "jsonl"}));
+  app->add_option("--jobs-format", jobs->format,
+                  "Force the jobs format instead of using the extension; clearml: a ClearML task snapshot")
+      ->check(CLI::IsMember({"yaml", "jsonl", "clearml"}));
+  app->add_option("--clearml-queues", jobs->clearml_queues,
+                  "ClearML queues.get_all response: queue IDs to names and queue order (--jobs-format clearml), "
+                  "queue IDs (--format clearml)");
+  app->add_option("--clearml-workers", jobs->clearml_workers,
+                  "ClearML workers.get_all response: the pool of a running task taken from a policy queue "
+                  "(--jobs-format clearml)");
 }
 
 /// One option as the completion scripts see it: its names, whether it takes
@@ -166,11 +173,14 @@ int main(int argc, char** argv) {
   auto* schedule_cmd = app.add_subcommand("schedule", "Decide which queued jobs start now, where, and why the others wait");
   AddConfigSource(schedule_cmd, &schedule.config);
   AddJobsSource(schedule_cmd, &schedule.jobs, true);
-  schedule_cmd->add_option("--format,-f", schedule.format, "yaml, json, jsonl (one object per job) or table")
-      ->check(CLI::IsMember({"yaml", "json", "jsonl", "table"}));
+  schedule_cmd->add_option("--format,-f", schedule.format,
+                           "yaml, json, jsonl (one object per job), table, or clearml (tasks.enqueue requests)")
+      ->check(CLI::IsMember({"yaml", "json", "jsonl", "table", "clearml"}));
   schedule_cmd->add_option("--output,-o", schedule.output, "Write the result to FILE atomically instead of stdout");
   schedule_cmd->footer(
       "Example: rescfg schedule --config resources.yaml --jobs jobs.jsonl --format jsonl | jq .\n"
+      "ClearML: rescfg schedule --state .rescfg --jobs tasks.json --jobs-format clearml --clearml-queues queues.json\n"
+      "           --clearml-workers workers.json --format clearml -o requests.jsonl\n"
       "Exit: 0 every job assigned, pending or running; 1 some entry rejected (the output is still complete);\n"
       "2 unusable input or state (then nothing is written to -o).");
   schedule_cmd->callback([&] { exit_code = RunSchedule(schedule); });

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "clearml/enqueue_requests.h"
+#include "clearml/queues.h"
 #include "commands.h"
 #include "config_source.h"
 #include "jobs/loader.h"
@@ -14,7 +16,9 @@ namespace rescfg::cmd {
 int RunSchedule(const ScheduleOptions& options) {
   auto config = LoadConfigFrom(options.config);
   if (!config) return kExitUnusable;
-  auto jobs = LoadJobsFrom(options.jobs, *config);
+  const bool requests = options.format == "clearml";
+  clearml::QueueList queues;  // --format clearml: the queues' IDs
+  auto jobs = LoadJobsFrom(options.jobs, *config, requests ? &queues : nullptr);
   if (!jobs) return kExitUnusable;
   ScheduleReport report = BuildSchedule(*config, std::move(*jobs));
   ScheduleFormat format = options.format == "json"    ? ScheduleFormat::kJson
@@ -23,7 +27,10 @@ int RunSchedule(const ScheduleOptions& options) {
                                                       : ScheduleFormat::kYaml;
   OutputSink out;
   if (!out.Open(options.output)) return kExitUnusable;
-  if (!RenderSchedule(report, format, [&](std::string_view piece) { return out.Write(piece); }) || !out.Finish()) {
+  auto write = [&](std::string_view piece) { return out.Write(piece); };
+  const bool written = requests ? clearml::RenderEnqueueRequests(report, options.jobs.clearml_queues.empty() ? nullptr : &queues, write)
+                                : RenderSchedule(report, format, write);
+  if (!written || !out.Finish()) {
     return kExitUnusable;
   }
   spdlog::info("{} assigned, {} pending, {} running, {} rejected", report.assignments.size(), report.pending.size(),

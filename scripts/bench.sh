@@ -9,11 +9,15 @@
 #      RSS / file size, the bare simdjson parse of the same file (the floor)
 #      and end-to-end / floor; then how time grows from size to size;
 #   2. YAML: `schedule` on the YAML file against yaml-cpp's YAML::LoadFile;
-#   3. reservations: none / some / heavy at COMPARE_SIZE queued jobs.
+#   3. reservations: none / some / heavy at COMPARE_SIZE queued jobs;
+#   4. ClearML: the same scenario as a tasks.get_all response (with its
+#      queues and workers files) against its JSON Lines twin, same decisions.
 # Environment: POLICIES (1000), RESERVATIONS for tables 1-2 (none|some|heavy,
 # default none), COMPARE_SIZE (10000), COMPARE_POLICIES (1000), RUNS (best of,
 # 3), TIMEOUT per run in seconds (600), YAML_MAX (largest size also run as
-# YAML, 1000000), KEEP=1 keeps the generated files, SEED (1).
+# YAML, 1000000), CLEARML_MAX (largest size also run as ClearML, 1000000),
+# CLEARML_RUNNING (running tasks per 100 queued in table 4, 5: a running task
+# holds its profile's allotment), KEEP=1 keeps the generated files, SEED (1).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +31,8 @@ RUNS=${RUNS:-3}
 TIMEOUT=${TIMEOUT:-600}
 YAML_MAX=${YAML_MAX:-1000000}
 SEED=${SEED:-1}
+CLEARML_MAX=${CLEARML_MAX:-1000000}
+CLEARML_RUNNING=${CLEARML_RUNNING:-5}
 
 [ -x /usr/bin/time ] || { echo "bench.sh: /usr/bin/time is missing (Debian package 'time')" >&2; exit 2; }
 
@@ -61,9 +67,9 @@ measure() {
   awk -v ms="$best" -v kb="$peak" 'BEGIN { printf "%.3f %d\n", ms / 1000, kb }'
 }
 
-generate() {  # DIR QUEUED MODE POLICIES
+generate() {  # DIR QUEUED MODE POLICIES [rescfg-gen OPTIONS...]
   mkdir -p "$1"
-  "$gen" --queued "$2" --reservations "$3" --policies "$4" --seed "$SEED" --out "$1"
+  "$gen" --queued "$2" --reservations "$3" --policies "$4" --seed "$SEED" --out "$1" "${@:5}"
 }
 
 schedule() {  # DIR FILE
@@ -123,4 +129,26 @@ for mode in none some heavy; do
   read -r t kb < <(schedule "$dir" jobs.jsonl)
   [ -n "$none_t" ] || none_t=$t
   printf '%8s %9s %9s %9s\n' "$mode" "$t" "$(mb $((kb * 1024)))" "$(ratio "$t" "$none_t")"
+done
+
+echo
+echo "ClearML ($CLEARML_RUNNING running per 100 queued; tasks.get_all + queues.get_all + workers.get_all"
+echo "against the same jobs as JSON Lines; same: identical decisions)"
+printf '%10s %10s %9s %9s %9s %9s %9s %9s %8s %5s\n' queued entries tasks_MB twin_MB clearml_s RSS_MB twin_s RSS_MB x_twin same
+for n in "${sizes[@]}"; do
+  [ "$n" -le "$CLEARML_MAX" ] || continue
+  dir="$data/clearml-$n"
+  generate "$dir" "$n" "$RESERVATIONS" "$POLICIES" --running-per-100 "$CLEARML_RUNNING" --formats clearml
+  clearml=(--jobs "$dir/tasks.json" --jobs-format clearml --clearml-queues "$dir/queues.json"
+           --clearml-workers "$dir/workers.json")
+  read -r t kb < <(measure "$rescfg" schedule --config "$dir/config.yaml" "${clearml[@]}" --format jsonl -o /dev/null)
+  read -r tt tkb < <(schedule "$dir" tasks-twin.jsonl)
+  "$rescfg" -q schedule --config "$dir/config.yaml" "${clearml[@]}" --format jsonl -o "$dir/clearml.out" || true
+  "$rescfg" -q schedule --config "$dir/config.yaml" --jobs "$dir/tasks-twin.jsonl" --format jsonl -o "$dir/twin.out" || true
+  same=no
+  sed 's/, "name": "[^"]*"}$/}/' "$dir/clearml.out" | cmp -s - "$dir/twin.out" && same=yes
+  printf '%10s %10s %9s %9s %9s %9s %9s %9s %8s %5s\n' "$n" "$(wc -l < "$dir/tasks-twin.jsonl")" \
+    "$(mb "$(stat -c %s "$dir/tasks.json")")" "$(mb "$(stat -c %s "$dir/tasks-twin.jsonl")")" "$t" \
+    "$(mb $((kb * 1024)))" "$tt" "$(mb $((tkb * 1024)))" "$(ratio "$t" "$tt")" "$same"
+  [ "${KEEP:-0}" = 1 ] || rm -rf "$dir"
 done

@@ -52,6 +52,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$work" "$artifacts"
   dict=()
   [[ $target != quantity ]] && dict=(-dict="$root/fuzz/yaml.dict")
+  [[ $target == clearml ]] && dict=(-dict="$root/fuzz/clearml.dict")
   mapfile -t seeds < <(seeds_for "$target")
   log=$build/$target.log
   max_len=4096

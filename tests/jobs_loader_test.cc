@@ -299,8 +299,10 @@ TEST(JsonLinesJobs, FieldTypes) {
   EXPECT_EQ(jobs.entries[2].resources, "1/7");
   EXPECT_EQ(jobs.entries[3].invalid,
             "field 'id' must be a string; field 'policy' must be a string; field 'profile' must be "
-            "a string; field 'resources' must be a number or a string; field 'enqueued' must be a "
-            "string; field 'params' must be an object");
+            "a string; field 'resources' must be a number or a string; field 'params' must be an object");
+  // A mistyped `enqueued` is left to resolution: it is ignored on a running job.
+  EXPECT_TRUE(jobs.entries[3].enqueued_mistyped);
+  EXPECT_FALSE(jobs.entries[0].enqueued_mistyped);
   EXPECT_EQ(jobs.entries[3].id, std::nullopt);
   EXPECT_EQ(jobs.entries[4].queue, "q");
   EXPECT_EQ(jobs.entries[4].state, "running");

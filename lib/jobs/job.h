@@ -3,6 +3,8 @@
 /// a configuration yet. lib/jobs/resolve turns entries into scheduling input.
 
 #include <cstddef>
+#include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +24,13 @@ struct ParamValue {
   TextRef text;  ///< scalar text; none: present but not a scalar
 };
 
+/// The ClearML worker that runs a task (SPEC §3.1), with its queues as names.
+struct TaskWorker {
+  TextRef id;                  ///< the worker's id, for messages
+  TextRef queue;               ///< the queue it took the task from
+  std::vector<TextRef> queues; ///< the queues it serves
+};
+
 struct JobEntry {
   size_t entry = 0;  ///< 1-based position among the file's entries (blank JSONL lines not counted)
   Mark mark;         ///< where the entry starts
@@ -35,8 +44,17 @@ struct JobEntry {
   TextRef state;      ///< as written; absent means queued
   TextRef pool;
   TextRef resources;  ///< scalar text of `resources`
-  TextRef enqueued;   ///< scalar text of `enqueued`
+  TextRef enqueued;   ///< scalar text of `enqueued` (ClearML tasks: of `status_changed`)
   std::vector<ParamValue> params;  ///< only the paths asked for, when present
+  // ClearML task snapshots (SPEC §3.1); unset for the other formats.
+  TextRef name;                      ///< the task's name, carried to the outputs
+  const TaskWorker* worker = nullptr;  ///< a running task's worker, when a workers file names one
+  uint32_t queue_rank = 0;  ///< 1-based position in its queue's `entries`; 0: not listed
+  /// `enqueued` is there but not a string: invalid for a queued job, ignored
+  /// on a running one (SPEC §3), so the readers leave the verdict to resolution.
+  bool enqueued_mistyped = false;
+  bool clearml_task = false;    ///< read from a ClearML snapshot: its pool comes from its queue or worker
+  bool queue_from_id = false;   ///< ClearML: `queue` is an ID no queues file lists, taken as a name
 };
 
 /// What the entries' text points into: the file as read (JSON Lines strings
@@ -44,6 +62,7 @@ struct JobEntry {
 struct JobsText {
   std::string source;
   TextArena arena;
+  std::deque<TaskWorker> workers;  ///< ClearML: what entries' `worker` points to
 };
 
 struct LoadedJobs {

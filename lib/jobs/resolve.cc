@@ -6,80 +6,13 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "jobs/name_map.h"
 #include "jobs/time.h"
 #include "output/flat_record.h"
 #include "yaml_input.h"
 
 namespace rescfg {
 namespace {
-
-/// A fast hash of short text (ids), 8 bytes at a time.
-uint64_t HashText(std::string_view s) {
-  uint64_t h = 0x9E3779B97F4A7C15ULL ^ s.size();
-  size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    h = (h ^ w) * 0xBF58476D1CE4E5B9ULL;
-    h ^= h >> 31;
-  }
-  uint64_t w = 0;
-  std::memcpy(&w, s.data() + i, s.size() - i);
-  h = (h ^ w) * 0x94D049BB133111EBULL;
-  h ^= h >> 29;
-  h *= 0xBF58476D1CE4E5B9ULL;
-  return h ^ (h >> 32);
-}
-
-/// A name lookup built once: open addressing over one array, no node per
-/// name. The first value added for a name stays.
-template <typename V>
-class NameMap {
- public:
-  explicit NameMap(size_t expected = 0) { Reserve(expected); }
-  void emplace(std::string_view name, V value) {
-    if (2 * (size_ + 1) > slots_.size()) Reserve(2 * (size_ + 1));
-    const uint64_t h = HashText(name);
-    for (size_t i = h & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
-      Slot& slot = slots_[i];
-      if (!slot.used) {
-        slot = {name, h, value, true};
-        ++size_;
-        return;
-      }
-      if (slot.hash == h && slot.name == name) return;
-    }
-  }
-  const V* find(std::string_view name) const {
-    const uint64_t h = HashText(name);
-    for (size_t i = h & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
-      const Slot& slot = slots_[i];
-      if (!slot.used) return nullptr;
-      if (slot.hash == h && slot.name == name) return &slot.value;
-    }
-  }
-
- private:
-  struct Slot {
-    std::string_view name;
-    uint64_t hash = 0;
-    V value{};
-    bool used = false;
-  };
-  void Reserve(size_t count) {
-    size_t capacity = 16;
-    while (capacity < 2 * count) capacity *= 2;
-    if (capacity <= slots_.size()) return;
-    std::vector<Slot> old(capacity);
-    old.swap(slots_);
-    size_ = 0;
-    for (const Slot& slot : old) {
-      if (slot.used) emplace(slot.name, slot.value);
-    }
-  }
-  std::vector<Slot> slots_;
-  size_t size_ = 0;
-};
 
 struct QueueTarget {
   uint32_t policy, profile;
@@ -108,6 +41,30 @@ struct Directory {
         allowed.insert(Pair(i, *profile));
       }
     }
+    // Pool and link queues (SPEC §2): each belongs to one pool; a ClearML
+    // task running from one is placed there (SPEC §3.1).
+    for (uint32_t x = 0; x < config.pools.size(); ++x) pool_queues.emplace(config.pools[x].queue, x);
+    for (uint32_t r = 0; r < config.profiles.size(); ++r) {
+      for (const Link& link : config.profiles[r].links) {
+        const uint32_t* pool = pools.find(link.pool);
+        if (pool == nullptr) continue;
+        pool_queues.emplace(link.queue, *pool);
+        const uint32_t* served = queue_profiles.find(link.queue);
+        if (served == nullptr) {
+          queue_profiles.emplace(link.queue, static_cast<uint32_t>(served_by.size()));
+          served_by.push_back({r});
+        } else if (served_by[*served].back() != r) {
+          served_by[*served].push_back(r);
+        }
+      }
+    }
+  }
+  /// The profiles whose links use a pool or link queue (none for a pool
+  /// queue that no link uses).
+  const std::vector<uint32_t>& ProfilesServedBy(std::string_view queue) const {
+    static const std::vector<uint32_t> kNone;
+    const uint32_t* served = queue_profiles.find(queue);
+    return served ? served_by[*served] : kNone;
   }
   template <typename V>
   static std::optional<V> Find(const NameMap<V>& map, TextRef name) {
@@ -123,6 +80,9 @@ struct Directory {
   NameMap<uint32_t> pools, profiles, policies;
   NameMap<QueueTarget> queues;
   std::unordered_set<uint64_t> allowed;  ///< Pair(policy, profile) the policy lists
+  NameMap<uint32_t> pool_queues;     ///< pool and link queues: their pool
+  NameMap<uint32_t> queue_profiles;  ///< pool and link queues: index into served_by
+  std::vector<std::vector<uint32_t>> served_by;
 };
 
 ConfigNames CopyNames(const Config& config, TextArena* arena) {
@@ -184,7 +144,8 @@ std::vector<bool> RepeatedIds(const std::vector<JobEntry>& entries) {
 }
 
 /// Queue order (SPEC §3): jobs with `enqueued` first, by time; then the
-/// rest; ties by file position. A stable radix sort of jobs listed in file
+/// rest; ties by file position. ClearML tasks (§3.1): those their queue's
+/// `entries` list first, in that order; then by `status_changed`. A stable radix sort of jobs listed in file
 /// order: digits where all keys agree (most of them in a real snapshot) cost
 /// one counting pass only.
 struct OrderKey {
@@ -193,10 +154,14 @@ struct OrderKey {
   uint32_t queued;
 };
 
-OrderKey MakeOrderKey(const std::optional<Timestamp>& time, uint32_t queued) {
+/// `rank`: a ClearML task's 1-based place in its queue's `entries` (SPEC
+/// §3.1), which comes before any time; 0 when not listed.
+OrderKey MakeOrderKey(const std::optional<Timestamp>& time, uint32_t rank, uint32_t queued) {
+  if (rank > 0) return {rank, 0, queued};
   if (!time) return {~uint64_t(0), 0, queued};
-  // Years 0000-9999 with any offset stay well within +-2^40 seconds.
-  return {uint64_t(time->seconds + (int64_t(1) << 40)), uint32_t(time->nanos), queued};
+  // Years 0000-9999 with any offset stay well within +-2^40 seconds; timed
+  // keys start above every rank.
+  return {uint64_t(time->seconds + (int64_t(1) << 40)) + (uint64_t(1) << 42), uint32_t(time->nanos), queued};
 }
 
 void SortByQueueOrder(std::vector<OrderKey>* keys);
@@ -218,6 +183,13 @@ void SortByQueueOrder(std::vector<OrderKey>* keys, const std::vector<std::string
 }
 
 void SortByQueueOrder(std::vector<OrderKey>* keys) {
+  // Few keys: a comparison sort is cheaper than six passes over the buckets.
+  if (keys->size() < 4096) {
+    std::stable_sort(keys->begin(), keys->end(), [](const OrderKey& a, const OrderKey& b) {
+      return a.high != b.high ? a.high < b.high : a.low < b.low;
+    });
+    return;
+  }
   constexpr int kBits = 16;
   constexpr size_t kBuckets = size_t(1) << kBits;
   auto digit = [](const OrderKey& k, int d) -> uint32_t {
@@ -302,10 +274,12 @@ class Resolver {
   void Reject(JobOutcome* out, const JobEntry& entry, const char* reason, const std::string& message) {
     out->status = JobStatus::kRejected;
     out->reason = reason;
-    // Readers already name the line of a problem with the whole entry.
+    // Readers already name the line of a problem with the whole entry. A
+    // ClearML document may hold many tasks on a line: the column tells.
     const bool named = message.rfind("line ", 0) == 0;
-    out->message = Keep(entry.mark.line > 0 && !named ? "line " + std::to_string(entry.mark.line) + ": " + message
-                                                      : message);
+    std::string where = "line " + std::to_string(entry.mark.line);
+    if (entry.clearml_task && entry.mark.column > 1) where += ", column " + std::to_string(entry.mark.column);
+    out->message = Keep(entry.mark.line > 0 && !named ? where + ": " + message : message);
     out->policy = Keep(Utf8OrNone(entry.policy));
     out->profile = Keep(Utf8OrNone(entry.profile));
     out->pool.reset();
@@ -314,10 +288,104 @@ class Resolver {
     out->link.reset();
   }
 
+  /// A running ClearML task (SPEC §3.1): its pool from its queue when that
+  /// is a pool or link queue, else from its worker; its holding is its need,
+  /// the profile from its queue. Sets `invalid` when nothing tells.
+  void PlaceTask(const JobEntry& e, const std::optional<QueueTarget>& via_queue, std::optional<uint32_t>* pool,
+                 std::optional<uint32_t>* profile, std::optional<Quantity>* holding, std::string* invalid,
+                 std::string* note) const;
+  std::optional<uint32_t> WorkerPool(const JobEntry& e, std::string* invalid) const;
+
   const Config& config_;
   Directory dir_;
   ResolvedJobs& r_;
 };
+
+std::optional<uint32_t> Resolver::WorkerPool(const JobEntry& e, std::string* invalid) const {
+  const std::string queue(*e.queue);
+  const TaskWorker* w = e.worker;
+  if (w == nullptr) {
+    *invalid = "cannot tell which pool runs it: its queue '" + queue +
+               "' is no pool or link queue, and no worker in the workers snapshot (--clearml-workers) runs it; "
+               "the worker whose task.id is this task would tell";
+    return std::nullopt;
+  }
+  const std::string who = "its worker '" + std::string(*w->id) + "'";
+  if (w->queue) {
+    if (const uint32_t* pool = dir_.pool_queues.find(*w->queue)) return *pool;
+  }
+  std::vector<uint32_t> pools;
+  for (TextRef q : w->queues) {
+    const uint32_t* pool = dir_.pool_queues.find(*q);
+    if (pool != nullptr && std::find(pools.begin(), pools.end(), *pool) == pools.end()) pools.push_back(*pool);
+  }
+  if (pools.size() == 1) return pools[0];
+  const std::string took = w->queue ? "took it from '" + std::string(*w->queue) + "', no pool or link queue,"
+                                    : "does not say which queue it took it from";
+  if (pools.empty()) {
+    *invalid = "cannot tell which pool runs it: " + who + " " + took +
+               " and serves no pool or link queue; a worker queue of the configuration would tell";
+    return std::nullopt;
+  }
+  std::string names;
+  for (size_t i = 0; i < pools.size(); ++i) {
+    names += (i == 0 ? "'" : i + 1 == pools.size() ? "' and '" : "', '") + config_.pools[pools[i]].name;
+  }
+  *invalid = "cannot tell which pool runs it: " + who + " " + took + " and serves queues of pools " + names +
+             "'; the queue it took the task from would tell";
+  return std::nullopt;
+}
+
+void Resolver::PlaceTask(const JobEntry& e, const std::optional<QueueTarget>& via_queue, std::optional<uint32_t>* pool,
+                         std::optional<uint32_t>* profile, std::optional<Quantity>* holding, std::string* invalid,
+                         std::string* note) const {
+  const std::string queue(*e.queue);
+  const uint32_t* owner = dir_.pool_queues.find(queue);
+  if (!via_queue && owner == nullptr) {
+    *invalid = "cannot tell what it holds: its queue '" + queue + "' is neither a policy queue nor a pool or link queue" +
+               (e.queue_from_id ? " (an execution.queue ID that no queue of --clearml-queues lists is taken as a name)"
+                                : "");
+    return;
+  }
+  if (owner != nullptr) {
+    *pool = *owner;
+  } else if (auto by_worker = WorkerPool(e, invalid)) {
+    *pool = *by_worker;
+  } else {
+    return;
+  }
+  std::string_view source;
+  std::string fallback;
+  if (via_queue) {
+    *profile = via_queue->profile;
+    *holding = NeedOf(config_.profiles[via_queue->profile], e, &source, &fallback);
+    return;
+  }
+  // A pool or link queue: the profiles whose links use it tell the need.
+  const std::vector<uint32_t>& served = dir_.ProfilesServedBy(queue);
+  if (served.empty()) {
+    *invalid = "cannot tell what it holds: queue '" + queue + "' of pool '" + config_.pools[**pool].name +
+               "' is used by no profile's link";
+    return;
+  }
+  if (served.size() == 1) *profile = served[0];
+  std::string names;
+  for (uint32_t r : served) {
+    const Quantity need = NeedOf(config_.profiles[r], e, &source, &fallback);
+    names += (names.empty() ? "'" : ", '") + config_.profiles[r].name + "' (" + need.ToString() + ")";
+    if (!*holding) {
+      *holding = need;
+    } else if (**holding != need) {
+      *invalid = "cannot tell what it holds: queue '" + queue + "' serves profiles of different needs: ";
+    }
+  }
+  if (!invalid->empty()) {
+    *invalid += names;
+    holding->reset();
+  } else if (served.size() > 1) {
+    *note = "queue '" + queue + "' serves profiles " + names + "; counted as " + (*holding)->ToString();
+  }
+}
 
 void Resolver::Resolve(const std::vector<JobEntry>& entries) {
   const ConfigNames& names = r_.names;
@@ -340,6 +408,7 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
     }
     // An id that is not UTF-8 is no usable id: the entry is named by number.
     if (e.id && !e.id->empty() && NotUtf8("id", e.id).empty()) out.id = Keep(*e.id);
+    if (e.name && NotUtf8("name", e.name).empty()) out.name = Keep(*e.name);
     bool duplicate = repeated[i];
 
     bool running = e.state && *e.state == "running";
@@ -361,8 +430,17 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
       out.status = JobStatus::kRunning;
       out.need_source = "holding";
       std::optional<Quantity> holding;
-      if (invalid.empty() && !e.pool) invalid = "required field 'pool' is missing (a running job names its pool)";
-      if (invalid.empty() && e.resources) {
+      std::optional<uint32_t> task_pool;
+      std::string task_note;
+      if (e.clearml_task) {
+        if (invalid.empty()) PlaceTask(e, via_queue, &task_pool, &profile, &holding, &invalid, &task_note);
+        if (invalid.empty()) policy = via_queue ? std::optional<uint32_t>(via_queue->policy) : std::nullopt;
+      } else if (invalid.empty() && !e.pool) {
+        invalid = "required field 'pool' is missing (a running job names its pool)";
+      }
+      if (e.clearml_task) {
+        // Placed above.
+      } else if (invalid.empty() && e.resources) {
         QuantityError error;
         holding = ParseQuantity(*e.resources, &error);
         if (!holding) invalid = "resources: " + error.message + (error.hint.empty() ? "" : " (" + error.hint + ")");
@@ -378,7 +456,7 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
       }
       if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); continue; }
       if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + Str(out.id) + "' appears earlier in the file"); continue; }
-      auto pool = Directory::Find(dir_.pools, e.pool);
+      auto pool = e.clearml_task ? task_pool : Directory::Find(dir_.pools, e.pool);
       if (!pool) { Reject(&out, e, "unknown-pool", "pool '" + Str(e.pool) + "' is not in the configuration"); continue; }
       out.pool = names.pools[*pool];
       out.queue = names.queues[*pool];
@@ -387,6 +465,7 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
       out.profile = profile ? TextRef(names.profiles[*profile]) : Keep(e.profile);
       std::string message;
       auto warn = [&](const std::string& w) { message += (message.empty() ? "" : "; ") + w; };
+      if (!task_note.empty()) warn(task_note);
       if (!policy) warn(e.policy ? "policy '" + Str(e.policy) + "' no longer exists; counted in the pool only"
                                  : "no policy; counted in the pool only");
       if (!profile && e.profile) warn("profile '" + Str(e.profile) + "' no longer exists");
@@ -423,16 +502,27 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
                   "', not '" + Str(e.profile) + "'";
       }
     }
+    const char* time_field = e.clearml_task ? "status_changed" : "enqueued";
+    if (e.enqueued_mistyped) {
+      if (!invalid.empty()) invalid += "; ";
+      invalid += std::string("field '") + time_field + "' must be a string";
+    }
     if (invalid.empty() && e.enqueued) {
       enqueued = ParseRfc3339(*e.enqueued);
       if (!enqueued) {
-        invalid = "enqueued '" + std::string(e.enqueued->substr(0, 40)) +
+        invalid = std::string(time_field) + " '" + std::string(e.enqueued->substr(0, 40)) +
                   "' is not an RFC 3339 time such as 2026-11-29T10:00:00Z";
       }
     }
     if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); continue; }
     if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + Str(out.id) + "' appears earlier in the file"); continue; }
-    if (e.queue && !via_queue) { Reject(&out, e, "unknown-queue", "no policy has a queue named '" + Str(e.queue) + "'"); continue; }
+    if (e.queue && !via_queue) {
+      Reject(&out, e, "unknown-queue",
+             "no policy has a queue named '" + Str(e.queue) + "'" +
+                 (e.queue_from_id ? " (an execution.queue ID that no queue of --clearml-queues lists is taken as a name)"
+                                  : ""));
+      continue;
+    }
     if (!policy) { Reject(&out, e, "unknown-policy", "policy '" + Str(e.policy) + "' is not in the configuration"); continue; }
     if (!profile) { Reject(&out, e, "unknown-profile", "profile '" + Str(e.profile) + "' is not in the configuration"); continue; }
     if (!dir_.Allowed(*policy, *profile)) {
@@ -452,11 +542,11 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
     job.profile = *profile;
     job.need = need;
     job.position = static_cast<uint32_t>(i);
-    if (enqueued && !enqueued->beyond_nanos.empty()) {
+    if (e.queue_rank == 0 && enqueued && !enqueued->beyond_nanos.empty()) {
       beyond_nanos.resize(r_.input.queued.size() + 1);
       beyond_nanos.back() = enqueued->beyond_nanos;
     }
-    ordering.push_back(MakeOrderKey(enqueued, static_cast<uint32_t>(r_.input.queued.size())));
+    ordering.push_back(MakeOrderKey(enqueued, e.queue_rank, static_cast<uint32_t>(r_.input.queued.size())));
     r_.input.queued.push_back(job);
     r_.queued_outcome.push_back(static_cast<uint32_t>(i));
   }

@@ -292,6 +292,8 @@ void JobListBuilder::JobNode(State& top, const Event& ev) {
     }
   } else if (field != JobField::kParams && ev.type == Ev::kScalar) {
     *FieldSlot(&job_, field) = JobsArena(out_).Keep(ev.text);
+  } else if (field == JobField::kEnqueued) {
+    job_.enqueued_mistyped = true;  // resolution decides: ignored on a running job
   } else {
     AddEntryProblem(MistypedFieldMessage(top.key, field, "a mapping"));
   }

@@ -31,15 +31,22 @@ void PolicyRecord(FlatRecord& rec, const PolicySummary& p) {
       .Add("running", p.running).Bool("overLimit", p.over_limit).Bool("paused", p.paused);
 }
 
+/// A ClearML task's name, after the fields SPEC §5 lists; nothing for other jobs.
+void NameField(FlatRecord& rec, const JobOutcome& j) {
+  if (j.name) rec.Add("name", j.name);
+}
+
 void AssignmentRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("pool", j.pool).Add("queue", j.queue)
       .Add("link", j.link).Add("resources", j.resources).Add("needSource", j.need_source);
   if (j.message) rec.Add("message", j.message);
+  NameField(rec, j);
 }
 
 void RunningRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("pool", j.pool).Add("queue", j.queue)
       .Add("resources", j.resources).Add("message", j.message);
+  NameField(rec, j);
 }
 
 /// Whether a jsonl record carries `needSource` (SPEC §5: assigned and pending jobs).
@@ -48,12 +55,14 @@ bool HasNeedSource(const JobOutcome& j) { return j.status == JobStatus::kAssigne
 void PendingRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("resources", j.resources)
       .Add("needSource", j.need_source).Add("reason", j.reason).Add("message", j.message);
+  NameField(rec, j);
 }
 
 void RejectedRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id);
   if (!j.id) rec.Add("entry", uint64_t(j.entry));
   rec.Add("policy", j.policy).Add("profile", j.profile).Add("reason", j.reason).Add("message", j.message);
+  NameField(rec, j);
 }
 
 /// The JSONL object of SPEC §5, one per input entry.
@@ -70,6 +79,7 @@ void JobLine(FlatRecord& rec, const JobOutcome& j) {
   } else {
     rec.Null("resourcesNumber");
   }
+  NameField(rec, j);
 }
 
 /// Writes the document (YAML or JSON) section by section; list items are
@@ -164,7 +174,7 @@ class JobLineWriter {
   /// False when the job's text might not fit; use JobLine then.
   bool Fits(const JobOutcome& j) const {
     size_t text = j.id->size() + j.policy->size() + j.profile->size() + j.pool->size() + j.queue->size() +
-                  j.reason->size() + j.message->size();
+                  j.reason->size() + j.message->size() + j.name->size();
     return 6 * text + 512 <= sizeof(buffer_);
   }
   /// Appends the line (with its newline) to `out`.
@@ -207,6 +217,10 @@ class JobLineWriter {
     } else {
       Raw("null");
     }
+    if (j.name) {
+      Raw(", \"name\": ");
+      Text(j.name);
+    }
     Raw("}\n");
     out->append(buffer_, static_cast<size_t>(p_ - buffer_));
   }
@@ -248,7 +262,7 @@ bool RenderJsonLines(const ScheduleReport& r, std::string* out,
     size_t estimate = 0;
     for (const JobOutcome& j : r.jobs) {
       estimate += 192 + size(j.id) + size(j.policy) + size(j.profile) + size(j.pool) + size(j.queue) +
-                  size(j.reason) + size(j.message);
+                  size(j.reason) + size(j.message) + size(j.name);
     }
     out->reserve(estimate);
   }

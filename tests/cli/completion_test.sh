@@ -93,7 +93,7 @@ if command -v fish > /dev/null; then
   fish_expect $'schedule\nstatus' 'rescfg --color never s'
   fish_expect $'--verbose\n--version' 'rescfg --ver'
   fish_expect $'json\njsonl' 'rescfg schedule --format js'
-  fish_expect $'json\njsonl\ntable\nyaml' 'rescfg schedule -f '
+  fish_expect $'clearml\njson\njsonl\ntable\nyaml' 'rescfg schedule -f '
   fish_expect $'--jobs\n--jobs-format' 'rescfg schedule --jobs'
   fish_expect $'bash\nfish\nzsh' 'rescfg completion '
   fish_expect $'--check' 'rescfg fmt --ch'

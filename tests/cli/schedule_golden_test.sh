@@ -32,15 +32,22 @@ fi
 failed=()
 for name in "${scenarios[@]}"; do
   dir="$root/$name"
-  jobs=$(ls "$dir"/jobs.yaml "$dir"/jobs.jsonl 2>/dev/null | head -n 1)
+  jobs=$(ls "$dir"/jobs.yaml "$dir"/jobs.jsonl "$dir"/tasks.json 2>/dev/null | head -n 1)
+  # A ClearML task snapshot (tasks.json) is read with its companions.
+  args=(--jobs "$(basename "$jobs")")
+  if [ "$(basename "$jobs")" = tasks.json ]; then
+    args+=(--jobs-format clearml)
+    [ -f "$dir/queues.json" ] && args+=(--clearml-queues queues.json)
+    [ -f "$dir/workers.json" ] && args+=(--clearml-workers workers.json)
+  fi
   if [ ! -f "$dir/config.yaml" ] || [ -z "$jobs" ] || [ ! -f "$dir/expected.jsonl" ] ||
      [ ! -f "$dir/expected-exit" ]; then
-    echo "FAIL $name: scenario is incomplete (config.yaml, jobs.*, expected.jsonl, expected-exit)"
+    echo "FAIL $name: scenario is incomplete (config.yaml, jobs.* or tasks.json, expected.jsonl, expected-exit)"
     failed+=("$name")
     continue
   fi
   problems=()
-  (cd "$dir" && "$binary" schedule --config config.yaml --jobs "$(basename "$jobs")" --format jsonl \
+  (cd "$dir" && "$binary" schedule --config config.yaml "${args[@]}" --format jsonl \
      >"$work/out" 2>"$work/err")
   code=$?
   want_code=$(tr -d '[:space:]' <"$dir/expected-exit")

@@ -8,9 +8,15 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for dir in "$SRC"/testdata/schedule/*/; do
   name=$(basename "$dir")
-  jobs=$(ls "$dir"/jobs.* | head -1)
+  if [ -f "$dir/tasks.json" ]; then  # a ClearML task snapshot and its companions
+    args=(--jobs "$dir/tasks.json" --jobs-format clearml)
+    [ -f "$dir/queues.json" ] && args+=(--clearml-queues "$dir/queues.json")
+    [ -f "$dir/workers.json" ] && args+=(--clearml-workers "$dir/workers.json")
+  else
+    args=(--jobs "$(ls "$dir"/jobs.* | head -1)")
+  fi
   for fmt in json yaml jsonl; do
-    "$BIN" -q schedule --config "$dir/config.yaml" --jobs "$jobs" --format "$fmt" >"$out/$name.$fmt" || true
+    "$BIN" -q schedule --config "$dir/config.yaml" "${args[@]}" --format "$fmt" >"$out/$name.$fmt" || true
   done
 done
 "$PY" - "$SRC/schemas/schedule.schema.json" "$out" <<'PY'

@@ -1,0 +1,60 @@
+#pragma once
+/// Walks the structure of a large JSON document without parsing it whole:
+/// a `tasks.get_all` response of a million tasks is one JSON value, and
+/// simdjson would index all of it at once. The scanner finds the extent of
+/// each value (following strings through their escapes and brackets through
+/// their nesting) so that simdjson can parse the values one at a time, in
+/// place. It validates nothing else: what it passes over is parsed by
+/// simdjson afterwards, which reports every other syntax error.
+
+#include <string>
+#include <string_view>
+
+#include "finding.h"
+
+namespace rescfg::clearml {
+
+class JsonScanner {
+ public:
+  explicit JsonScanner(std::string_view text) : p_(text.data()), end_(text.data() + text.size()),
+                                                line_start_(text.data()) {}
+
+  /// Skips blanks (space, tab, CR, LF), counting lines.
+  void SkipSpace();
+  bool AtEnd() const { return p_ == end_; }
+  /// The byte at the position; '\0' at the end.
+  char Peek() const { return p_ < end_ ? *p_ : '\0'; }
+  /// Moves past one byte that is not a line break.
+  void Advance() { ++p_; }
+  /// Moves past `c` when it is next; false otherwise.
+  bool Consume(char c);
+  const char* position() const { return p_; }
+  /// Where the position is (1-based line and byte column).
+  Mark Here() const { return {line_, static_cast<int>(p_ - line_start_) + 1}; }
+
+  /// The extent of the value at the position (string, object, array or a
+  /// scalar's run of bytes), moving past it. False, with `error()` set and
+  /// the position where the problem is, when a string or a bracket is not
+  /// closed or a closing bracket does not match.
+  bool SkipValue(std::string_view* value);
+  /// The raw token of the string at the position (quotes included), moving
+  /// past it. False when there is no string there or it is not closed.
+  bool ReadString(std::string_view* raw);
+
+  const std::string& error() const { return error_; }
+
+ private:
+  /// The end of the string starting at `p` (a quote), or nullptr.
+  const char* StringEnd(const char* p) const;
+  bool Fail(const char* at, std::string message);
+  /// Moves forward to `to`, counting the lines passed.
+  void MoveTo(const char* to);
+
+  const char* p_;
+  const char* end_;
+  const char* line_start_;
+  int line_ = 1;
+  std::string error_;
+};
+
+}  // namespace rescfg::clearml

@@ -1,0 +1,170 @@
+#include "clearml/queues.h"
+
+#include "file_io.h"
+#include "input_limits.h"
+#include "jobs/json_values.h"
+
+namespace rescfg::clearml {
+
+using simdjson::error_code;
+
+const Queue* QueueList::FindById(std::string_view id) const {
+  const uint32_t* q = by_id_.find(id);
+  return q == nullptr ? nullptr : &queues[*q];
+}
+
+const Queue* QueueList::FindByName(std::string_view name) const {
+  const uint32_t* q = by_name_.find(name);
+  return q == nullptr ? nullptr : &queues[*q];
+}
+
+std::optional<Listing> QueueList::ListingOf(std::string_view task) const {
+  const Listing* l = by_task_.find(task);
+  if (l == nullptr) return std::nullopt;
+  return *l;
+}
+
+namespace {
+
+/// A string field of a queue: its text, or a problem when it is not a string.
+error_code QueueString(od::value value, std::string_view key, TextArena* arena, std::string_view* out,
+                       Problem* problem) {
+  const char* at = value.raw_json_token().data();
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  if (type != od::json_type::string) {
+    *problem = {simdjson::SUCCESS, at, "queue " + std::string(key) + " must be a string"};
+    return simdjson::SUCCESS;
+  }
+  std::string_view text;
+  if (auto error = value.get_string().get(text)) return error;
+  *out = arena->Keep(text);  // side by side: every task looks its queue up by ID
+  return simdjson::SUCCESS;
+}
+
+/// The `entries` of queue `index`: `{task, added}` objects, in queue order.
+error_code Entries(od::value value, uint32_t index, TextArena* arena,
+                   std::vector<std::pair<std::string_view, Listing>>* listings, Queue* queue, Problem* problem) {
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  if (type == od::json_type::null) return json::Skip(value, 2);
+  od::array array;
+  if (type != od::json_type::array || value.get_array().get(array)) {
+    *problem = {simdjson::SUCCESS, value.raw_json_token().data(), "queue entries must be a list of {task, added}"};
+    return simdjson::SUCCESS;
+  }
+  for (auto element : array) {
+    od::value entry;
+    if (auto error = element.get(entry)) return error;
+    const char* at = entry.raw_json_token().data();
+    od::object object;
+    if (entry.get_object().get(object)) {
+      *problem = {simdjson::SUCCESS, at, "a queue entry must be an object {task, added}"};
+      return simdjson::SUCCESS;
+    }
+    Ref task;
+    for (auto member : object) {
+      od::field field;
+      std::string_view key;
+      if (auto error = std::move(member).get(field)) return error;
+      if (auto error = field.unescaped_key().get(key)) return error;
+      if (key != "task") {
+        if (auto error = json::Skip(field.value(), 4)) return error;
+        continue;
+      }
+      std::string shape;
+      if (auto error = ReadRef(field.value(), "entries[].task", true, arena, &task, &shape)) return error;
+      if (!shape.empty()) {
+        *problem = {simdjson::SUCCESS, at, "queue entry: " + shape};
+        return simdjson::SUCCESS;
+      }
+    }
+    if (task.id.empty()) {
+      *problem = {simdjson::SUCCESS, at, "a queue entry has no task ID"};
+      return simdjson::SUCCESS;
+    }
+    listings->push_back({task.id, {index, ++queue->entries}});
+  }
+  return simdjson::SUCCESS;
+}
+
+}  // namespace
+
+QueueList ReadQueuesText(std::string text, const std::string& file) {
+  QueueList list;
+  list.file = file;
+  list.text_ = std::make_unique<PaddedText>(Pad(std::move(text)));
+  list.arena_ = std::make_unique<TextArena>();
+  TextArena* arena = list.arena_.get();
+  std::vector<std::pair<std::string_view, Listing>> listings;
+  std::vector<const char*> starts;
+  auto item = [&](od::object object, const char* at) -> Problem {
+    Queue queue;
+    const auto index = static_cast<uint32_t>(list.queues.size());
+    Problem problem;
+    auto read = [&]() -> error_code {
+      for (auto member : object) {
+        od::field field;
+        std::string_view key;
+        if (auto error = std::move(member).get(field)) return error;
+        if (auto error = field.unescaped_key().get(key)) return error;
+        error_code error = simdjson::SUCCESS;
+        if (key == "id" || key == "name") {
+          error = QueueString(field.value(), key, arena, key == "id" ? &queue.id : &queue.name, &problem);
+        } else if (key == "entries") {
+          error = Entries(field.value(), index, arena, &listings, &queue, &problem);
+        } else {
+          error = json::Skip(field.value(), 2);
+        }
+        if (error || problem) return error;
+      }
+      return simdjson::SUCCESS;
+    };
+    if (auto error = read()) return {error, nullptr, ""};
+    if (problem) return problem;
+    if (queue.id.empty()) return {simdjson::SUCCESS, at, "a queue has no id"};
+    if (queue.name.empty()) return {simdjson::SUCCESS, at, "queue " + std::string(queue.id) + " has no name"};
+    list.queues.push_back(queue);
+    starts.push_back(at);
+    return {};
+  };
+  if (!ReadResponseList(*list.text_, file, "queues", item, &list.findings)) {
+    list.unusable = true;
+    return list;
+  }
+  for (uint32_t i = 0; i < list.queues.size(); ++i) {
+    const Queue& q = list.queues[i];
+    const uint32_t* same_id = list.by_id_.find(q.id);
+    const uint32_t* same_name = list.by_name_.find(q.name);
+    if (same_id || same_name) {
+      std::string message =
+          same_id ? "queue ID " + std::string(q.id) + " is listed twice"
+                  : "two queues are named '" + std::string(q.name) + "' (IDs " + std::string(list.queues[*same_name].id) +
+                        " and " + std::string(q.id) + "); queue names are unique on a ClearML server";
+      list.findings.push_back({"duplicate-queue", Severity::kError, file, json::MarkAt(list.text_->view(), starts[i]),
+                               "", message, "fetch the queues again in one call"});
+      list.unusable = true;
+      return list;
+    }
+    list.by_id_.emplace(q.id, i);
+    list.by_name_.emplace(q.name, i);
+  }
+  list.by_task_ = NameMap<Listing>(listings.size());
+  for (const auto& [task, listing] : listings) list.by_task_.emplace(task, listing);
+  return list;
+}
+
+QueueList ReadQueuesFile(const std::string& path) {
+  std::string error;
+  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes);
+  if (!text) {
+    QueueList list;
+    list.file = DisplayName(path);
+    list.unusable = true;
+    list.findings.push_back({"unreadable", Severity::kError, list.file, {}, "", error, ""});
+    return list;
+  }
+  return ReadQueuesText(std::move(*text), DisplayName(path));
+}
+
+}  // namespace rescfg::clearml

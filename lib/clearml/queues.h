@@ -1,0 +1,71 @@
+#pragma once
+/// `--clearml-queues FILE`: the queues of a ClearML server as
+/// `queues.get_all` returns them (SPEC §3.1): their IDs and names, and the
+/// order of the tasks waiting in each (`entries`).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "clearml/response.h"
+#include "finding.h"
+#include "jobs/name_map.h"
+#include "text_arena.h"
+
+namespace rescfg::clearml {
+
+struct Queue {
+  std::string_view id, name;
+  uint32_t entries = 0;  ///< tasks listed in `entries`
+};
+
+/// Where a task is listed: its queue and its 1-based place in `entries`.
+struct Listing {
+  uint32_t queue = 0;
+  uint32_t position = 0;
+};
+
+class QueueList {
+ public:
+  QueueList() = default;
+  QueueList(QueueList&&) = default;
+  QueueList& operator=(QueueList&&) = default;
+
+  std::string file;                ///< as shown in messages
+  std::vector<Queue> queues;       ///< file order
+  std::vector<Finding> findings;   ///< why the file is unusable, if it is
+  bool unusable = false;
+
+  /// The queue with this ID, or this name; nullptr when none.
+  const Queue* FindById(std::string_view id) const;
+  const Queue* FindByName(std::string_view name) const;
+  /// Where `entries` list the task (its first listing).
+  std::optional<Listing> ListingOf(std::string_view task) const;
+  /// Start loading what ListingOf(task) will read: its slot, then (once
+  /// that is loaded) the task ID it holds.
+  void PrefetchListing(std::string_view task) const { by_task_.prefetch(task); }
+  void PrefetchListingKey(std::string_view task) const { by_task_.prefetch_key(task); }
+
+ private:
+  friend QueueList ReadQueuesText(std::string text, const std::string& file);
+  std::unique_ptr<PaddedText> text_;  ///< what the names and IDs view
+  std::unique_ptr<TextArena> arena_;  ///< unescaped strings
+  NameMap<uint32_t> by_id_, by_name_;
+  NameMap<Listing> by_task_;
+};
+
+/// Parses a `queues.get_all` response (`data.queues`) or a JSON array of
+/// queue objects. Each queue needs a string `id` and `name`; `entries`, when
+/// present, is a list of `{task, added}` whose `task` is an ID or an
+/// `{id, ...}` object. Two queues with the same ID or the same name make the
+/// file unusable (names are unique on a ClearML server, and both directions
+/// of the mapping are used).
+QueueList ReadQueuesText(std::string text, const std::string& file);
+
+/// Reads the file ("-" is standard input); unreadable: unusable.
+QueueList ReadQueuesFile(const std::string& path);
+
+}  // namespace rescfg::clearml

@@ -1,0 +1,263 @@
+#include "clearml/response.h"
+
+#include "clearml/json_scan.h"
+#include "jobs/job_fields.h"
+#include "jobs/json_values.h"
+#include "yaml_input.h"
+
+namespace rescfg::clearml {
+
+using simdjson::error_code;
+
+simdjson::error_code ReadRef(od::value value, std::string_view what, bool in_place, TextArena* arena, Ref* ref,
+                             std::string* shape) {
+  *ref = {};
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  auto string_of = [&](od::value v, std::string_view* out) { return json::StableString(v, in_place, arena, out); };
+  switch (type) {
+    case od::json_type::null:
+      return json::Skip(value, 1);
+    case od::json_type::string:
+      return string_of(value, &ref->id);
+    case od::json_type::object: {
+      od::object object;
+      if (auto error = value.get_object().get(object)) return error;
+      for (auto member : object) {
+        od::field field;
+        std::string_view key;
+        if (auto error = std::move(member).get(field)) return error;
+        if (auto error = field.unescaped_key().get(key)) return error;
+        const bool id = key == "id";
+        if (!id && key != "name") {
+          if (auto error = json::Skip(field.value(), 2)) return error;
+          continue;
+        }
+        od::value v = field.value();
+        if (auto error = v.type().get(type)) return error;
+        if (type == od::json_type::string) {
+          if (auto error = string_of(v, id ? &ref->id : &ref->name)) return error;
+          continue;
+        }
+        if (type != od::json_type::null && shape->empty()) {
+          *shape = std::string(what) + "." + std::string(key) + " must be a string";
+        }
+        if (auto error = json::Skip(v, 2)) return error;
+      }
+      if (ref->empty() && shape->empty()) *shape = std::string(what) + " has neither an id nor a name";
+      return simdjson::SUCCESS;
+    }
+    default:
+      *shape = std::string(what) + " must be an ID or an object with id and name";
+      return json::Skip(value, 1);
+  }
+}
+
+Mark LocateSyntaxError(std::string_view text, simdjson::error_code error, const char* hint) {
+  Mark mark{1, 1};
+  if (error == simdjson::UTF8_ERROR && !IsValidUtf8(text, &mark)) return mark;
+  if (hint != nullptr && hint >= text.data() && hint <= text.data() + text.size()) return json::MarkAt(text, hint);
+  JsonScanner scan(text);
+  scan.SkipSpace();
+  std::string_view value;
+  if (scan.SkipValue(&value)) scan.SkipSpace();
+  return scan.Here();
+}
+
+PaddedText Pad(std::string text) {
+  PaddedText padded;
+  padded.size = text.size();
+  padded.text = std::move(text);
+  padded.text.append(simdjson::SIMDJSON_PADDING, ' ');
+  return padded;
+}
+
+simdjson::error_code ErrorResponse(od::object object, std::string* response) {
+  int64_t code = 200;
+  std::string message;
+  for (auto member : object) {
+    od::field field;
+    std::string_view key;
+    if (auto error = std::move(member).get(field)) return error;
+    if (auto error = field.unescaped_key().get(key)) return error;
+    od::value value = field.value();
+    od::json_type type;
+    if (auto error = value.type().get(type)) return error;
+    if (key == "result_code" && type == od::json_type::number) {
+      if (value.get_int64().get(code)) code = 0;  // not a whole number: not 200 either
+      continue;
+    }
+    if (key == "result_msg" && type == od::json_type::string) {
+      std::string_view text;
+      if (auto error = value.get_string().get(text)) return error;
+      message = Excerpt(text.substr(0, 200));
+      continue;
+    }
+    if (auto error = json::Skip(value, 2)) return error;
+  }
+  if (code != 200) {
+    *response = "the response is an error: result_code " + std::to_string(code) +
+                (message.empty() ? "" : " (" + message + ")");
+  }
+  return simdjson::SUCCESS;
+}
+
+namespace {
+
+class ListReader {
+ public:
+  ListReader(const PaddedText& text, const std::string& file, std::string_view key,
+             const std::function<Problem(od::object, const char*)>& item, std::vector<Finding>* findings)
+      : text_(text), file_(file), key_(key), item_(item), findings_(findings) {}
+
+  bool Read();
+
+ private:
+  bool Report(const char* code, const Problem& p);
+  error_code Items(od::array array, Problem* problem);
+  /// The `data` object of a response: finds the list under key_.
+  error_code Data(od::value data, Problem* problem);
+
+  const PaddedText& text_;
+  const std::string& file_;
+  std::string_view key_;
+  const std::function<Problem(od::object, const char*)>& item_;
+  std::vector<Finding>* findings_;
+  bool found_ = false;
+};
+
+bool ListReader::Report(const char* code, const Problem& p) {
+  const bool syntax = p.error != simdjson::SUCCESS;
+  Mark mark = syntax ? LocateSyntaxError(text_.view(), p.error, p.at)
+                     : (p.at ? json::MarkAt(text_.view(), p.at) : Mark{1, 1});
+  findings_->push_back({syntax ? "json-syntax" : code, Severity::kError, file_, mark, "",
+                        syntax ? json::SyntaxMessage(p.error) : p.message, ""});
+  return false;
+}
+
+error_code ListReader::Items(od::array array, Problem* problem) {
+  found_ = true;
+  for (auto element : array) {
+    od::value item;
+    if (auto error = element.get(item)) return error;
+    const char* at = item.raw_json_token().data();
+    od::json_type type;
+    if (auto error = item.type().get(type)) return error;
+    if (type != od::json_type::object) {
+      *problem = {simdjson::SUCCESS, at, "an element of the " + std::string(key_) + " list is not an object"};
+      return simdjson::SUCCESS;
+    }
+    od::object object;
+    if (auto error = item.get_object().get(object)) return error;
+    *problem = item_(object, at);
+    if (*problem) return simdjson::SUCCESS;
+  }
+  return simdjson::SUCCESS;
+}
+
+error_code ListReader::Data(od::value data, Problem* problem) {
+  od::object object;
+  if (data.get_object().get(object)) {
+    *problem = {simdjson::SUCCESS, data.raw_json_token().data(), "data must be an object"};
+    return simdjson::SUCCESS;
+  }
+  for (auto member : object) {
+    od::field field;
+    std::string_view key;
+    if (auto error = std::move(member).get(field)) return error;
+    if (auto error = field.unescaped_key().get(key)) return error;
+    if (key != key_ || found_) {
+      if (auto error = json::Skip(field.value(), 2)) return error;
+      continue;
+    }
+    od::value list = field.value();
+    od::array array;
+    if (list.get_array().get(array)) {
+      *problem = {simdjson::SUCCESS, list.raw_json_token().data(), "data." + std::string(key_) + " must be a list"};
+      return simdjson::SUCCESS;
+    }
+    if (auto error = Items(array, problem)) return error;
+    if (*problem) return simdjson::SUCCESS;
+  }
+  return simdjson::SUCCESS;
+}
+
+bool ListReader::Read() {
+  od::parser parser;
+  od::document doc;
+  bool iterated = false;
+  Problem problem;
+  std::string error_response;
+  auto read = [&]() -> error_code {
+    if (auto error = parser.iterate(text_.text.data(), text_.size, text_.text.size()).get(doc)) return error;
+    iterated = true;
+    od::json_type type;
+    if (auto error = doc.type().get(type)) return error;
+    if (type == od::json_type::array) {
+      od::array array;
+      if (auto error = doc.get_array().get(array)) return error;
+      if (auto error = Items(array, &problem)) return error;
+      if (problem) return simdjson::SUCCESS;
+    } else if (type == od::json_type::object) {
+      od::object object;
+      if (auto error = doc.get_object().get(object)) return error;
+      for (auto member : object) {
+        od::field field;
+        std::string_view key;
+        if (auto error = std::move(member).get(field)) return error;
+        if (auto error = field.unescaped_key().get(key)) return error;
+        if (key == "data") {
+          if (auto error = Data(field.value(), &problem)) return error;
+          if (problem) return simdjson::SUCCESS;
+        } else if (key == "meta" && error_response.empty()) {
+          od::value meta = field.value();
+          od::object object;
+          if (meta.get_object().get(object)) {
+            if (auto error = json::Skip(meta, 1)) return error;
+            continue;
+          }
+          if (auto error = ErrorResponse(object, &error_response)) return error;
+          if (!error_response.empty()) return simdjson::SUCCESS;
+        } else if (auto error = json::Skip(field.value(), 1)) {
+          return error;
+        }
+      }
+    } else {
+      problem = {simdjson::SUCCESS, nullptr,
+                 "expected a " + std::string(key_) + ".get_all response or a JSON array of " + std::string(key_)};
+      return simdjson::SUCCESS;
+    }
+    if (!doc.current_location().error()) return simdjson::TRAILING_CONTENT;
+    return simdjson::SUCCESS;
+  };
+  error_code error;
+  try {  // results are checked before use, so this is only a safety net
+    error = read();
+  } catch (const simdjson::simdjson_error& e) {
+    error = e.error();
+  }
+  if (error) {
+    const char* at = nullptr;
+    if (iterated) {
+      if (auto location = doc.current_location(); !location.error()) at = location.value_unsafe();
+    }
+    return Report("json-syntax", {error, at, ""});
+  }
+  if (!error_response.empty()) return Report("error-response", {simdjson::SUCCESS, nullptr, error_response});
+  if (problem) return Report("bad-shape", problem);
+  if (!found_) {
+    return Report("bad-shape", {simdjson::SUCCESS, nullptr,
+                                "not a " + std::string(key_) + ".get_all response: it has no data." + std::string(key_) +
+                                    " list"});
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ReadResponseList(const PaddedText& text, const std::string& file, std::string_view key,
+                      const std::function<Problem(od::object, const char* at)>& item, std::vector<Finding>* findings) {
+  return ListReader(text, file, key, item, findings).Read();
+}
+
+}  // namespace rescfg::clearml

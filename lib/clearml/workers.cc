@@ -1,0 +1,111 @@
+#include "clearml/workers.h"
+
+#include "file_io.h"
+#include "input_limits.h"
+#include "jobs/json_values.h"
+
+namespace rescfg::clearml {
+
+using simdjson::error_code;
+
+const Worker* WorkerList::RunningTask(std::string_view task) const {
+  const uint32_t* w = by_task_.find(task);
+  return w == nullptr ? nullptr : &workers[*w];
+}
+
+namespace {
+
+error_code ReadWorker(od::object object, TextArena* arena, Worker* worker, Problem* problem) {
+  std::string shape;
+  for (auto member : object) {
+    od::field field;
+    std::string_view key;
+    if (auto error = std::move(member).get(field)) return error;
+    if (auto error = field.unescaped_key().get(key)) return error;
+    od::value value = field.value();
+    const char* value_at = value.raw_json_token().data();
+    if (key == "id") {
+      od::json_type type;
+      if (auto error = value.type().get(type)) return error;
+      if (type == od::json_type::string) {
+        if (auto error = json::StableString(value, true, arena, &worker->id)) return error;
+        continue;
+      }
+      if (type != od::json_type::null) shape = "worker id must be a string";
+      if (auto error = json::Skip(value, 2)) return error;
+    } else if (key == "task" || key == "queue") {
+      if (auto error = ReadRef(value, "worker " + std::string(key), true, arena, key == "task" ? &worker->task : &worker->queue,
+                               &shape)) {
+        return error;
+      }
+    } else if (key == "queues") {
+      od::json_type type;
+      if (auto error = value.type().get(type)) return error;
+      if (type == od::json_type::array) {
+        od::array array;
+        if (auto error = value.get_array().get(array)) return error;
+        for (auto element : array) {
+          od::value item;
+          if (auto error = element.get(item)) return error;
+          Ref ref;
+          if (auto error = ReadRef(item, "worker queues[]", true, arena, &ref, &shape)) return error;
+          if (!shape.empty()) break;
+          if (!ref.empty()) worker->queues.push_back(ref);
+        }
+      } else {
+        if (type != od::json_type::null) shape = "worker queues must be a list of queues";
+        if (auto error = json::Skip(value, 2)) return error;
+      }
+    } else if (auto error = json::Skip(value, 2)) {
+      return error;
+    }
+    if (!shape.empty()) {
+      *problem = {simdjson::SUCCESS, value_at,
+                  (worker->id.empty() ? std::string() : "worker " + std::string(worker->id) + ": ") + shape};
+      return simdjson::SUCCESS;
+    }
+  }
+  return simdjson::SUCCESS;
+}
+
+}  // namespace
+
+WorkerList ReadWorkersText(std::string text, const std::string& file) {
+  WorkerList list;
+  list.file = file;
+  list.text_ = std::make_unique<PaddedText>(Pad(std::move(text)));
+  list.arena_ = std::make_unique<TextArena>();
+  TextArena* arena = list.arena_.get();
+  auto item = [&](od::object object, const char*) -> Problem {
+    Worker worker;
+    Problem problem;
+    if (auto error = ReadWorker(object, arena, &worker, &problem)) return {error, nullptr, ""};
+    if (problem) return problem;
+    list.workers.push_back(std::move(worker));
+    return {};
+  };
+  if (!ReadResponseList(*list.text_, file, "workers", item, &list.findings)) {
+    list.unusable = true;
+    return list;
+  }
+  list.by_task_ = NameMap<uint32_t>(list.workers.size());
+  for (uint32_t i = 0; i < list.workers.size(); ++i) {
+    if (!list.workers[i].task.id.empty()) list.by_task_.emplace(list.workers[i].task.id, i);
+  }
+  return list;
+}
+
+WorkerList ReadWorkersFile(const std::string& path) {
+  std::string error;
+  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes);
+  if (!text) {
+    WorkerList list;
+    list.file = DisplayName(path);
+    list.unusable = true;
+    list.findings.push_back({"unreadable", Severity::kError, list.file, {}, "", error, ""});
+    return list;
+  }
+  return ReadWorkersText(std::move(*text), DisplayName(path));
+}
+
+}  // namespace rescfg::clearml

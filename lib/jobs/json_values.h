@@ -1,0 +1,63 @@
+#pragma once
+/// JSON values of jobs inputs read with simdjson On-Demand, shared by the
+/// JSON Lines reader and the ClearML task reader: skips that validate what
+/// they pass over, number text checked against the JSON grammar, dynamic
+/// parameters, messages for syntax errors, and the padding simdjson needs.
+
+#include <simdjson.h>
+
+#include <string>
+#include <string_view>
+
+#include "jobs/job.h"
+#include "jobs/params.h"
+
+namespace rescfg::json {
+
+namespace od = simdjson::ondemand;
+using simdjson::error_code;
+
+/// Deeper values are refused; the checks recurse once per level.
+inline constexpr int kMaxDepth = 512;
+
+std::string_view TrimTrailingSpace(std::string_view s);
+
+/// JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool IsJsonNumber(std::string_view s);
+
+/// "not valid JSON: a string is not closed" and the like.
+std::string SyntaxMessage(error_code error);
+
+/// Consumes a value the reader does not need, checking that it is valid JSON.
+error_code Skip(od::value value, int depth);
+
+/// Consumes a whole document, checking that it is valid JSON with nothing after it.
+error_code SkipDocument(od::document& doc);
+
+/// The text of a number, checked against the JSON grammar.
+error_code NumberText(od::value value, std::string_view* text);
+
+/// Reads the value found at node `node` of `query` (a `params` mapping or
+/// something below it) into `capture`; a key given twice is a problem of
+/// `entry`. Keys that no path needs are skipped (and validated).
+error_code ReadParam(od::value value, const ParamQuery& query, ParamCapture& capture, int node, JobEntry* entry,
+                     int depth);
+
+/// A string value's text where it lasts: viewed in the parsed text when it
+/// has no escapes and `in_place` (then it is not even unescaped: stage 1 has
+/// checked it), else unescaped and copied into `arena`.
+error_code StableString(od::value value, bool in_place, TextArena* arena, std::string_view* out);
+
+/// A piece of text simdjson may parse: in place when SIMDJSON_PADDING
+/// readable bytes follow it before `limit`, else a padded copy in `copy`.
+struct ParseSpan {
+  std::string_view text;
+  size_t capacity = 0;    ///< readable bytes from text.data() on
+  bool in_place = false;  ///< text views the original (so entries may view it)
+};
+ParseSpan PaddedSpan(std::string_view text, const char* limit, std::string* copy);
+
+/// Lines (1-based) and columns of positions in a text, for messages.
+Mark MarkAt(std::string_view text, const char* at);
+
+}  // namespace rescfg::json
