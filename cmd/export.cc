@@ -5,14 +5,15 @@
 #include "commands.h"
 #include "config_source.h"
 #include "export/export.h"
+#include "export/kueue.h"
 #include "output/json_writer.h"
 #include "output_file.h"
 
 namespace rescfg::cmd {
 namespace {
 
-ExportResult Export(const ExportOptions& options, const Config& config) {
-  (void)config;
+ExportResult Export(const ExportOptions& options, const Config& config, const std::string& label) {
+  if (options.target == "kueue") return ExportKueue(config, label);
   ExportResult result;
   // Each target fills this in (lib/export/).
   result.errors.push_back({"unsupported", Severity::kError, "", {}, "", "export " + options.target + " is not built yet", ""});
@@ -25,7 +26,7 @@ int RunExport(const ExportOptions& options) {
   std::string label;
   auto config = LoadConfigFrom(options.config, &label);
   if (!config) return kExitUnusable;
-  ExportResult result = Export(options, *config);
+  ExportResult result = Export(options, *config, label);
   if (!result.errors.empty()) {
     LogFindings(result.errors);
     return kExitUnusable;
@@ -42,6 +43,8 @@ int RunExport(const ExportOptions& options) {
     json.Key("findings").BeginArray();
     for (const ExportFinding& f : result.findings) {
       json.BeginObject().Field("path", f.path);
+      json.Key("code");
+      if (f.code.empty()) json.Null(); else json.String(f.code);
       json.Key("line");
       if (f.mark.line > 0) json.Int(f.mark.line); else json.Null();
       json.Field("message", f.message).Field("hint", f.hint).EndObject();

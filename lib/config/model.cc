@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "config/k8s_names.h"
+
 namespace rescfg {
 
 const char* QueueingName(Queueing q) {
@@ -30,6 +32,20 @@ bool IsDefaultLinkQueue(const Config& config, const Link& link) {
   return link.queue.empty() || (pool != nullptr && link.queue == pool->queue);
 }
 
+std::vector<KubernetesLabel> DefaultNodeLabels(const Config& config, const Pool& pool) {
+  return {{config.kubernetes.pool_label, Dns1123Label(pool.name), {}}};
+}
+
+bool IsDefaultPoolKubernetes(const Config& config, const Pool& pool) {
+  const PoolKubernetes& k = pool.kubernetes;
+  return (!k.node_labels || *k.node_labels == DefaultNodeLabels(config, pool)) && k.node_taints.empty() &&
+         k.tolerations.empty();
+}
+
+bool IsDefaultPolicyNamespace(const Config& config, const Policy& policy) {
+  return policy.kubernetes.ns.empty() || policy.kubernetes.ns == config.kubernetes.ns;
+}
+
 std::string DefaultPolicyQueue(const std::string& policy, const std::string& profile) {
   return policy + "/" + profile;
 }
@@ -51,8 +67,17 @@ std::vector<NameRef> NamesInFileOrder(const std::vector<T>& candidates, Pred inv
 }  // namespace
 
 void ApplyDefaults(Config& config) {
+  KubernetesSettings& k8s = config.kubernetes;
+  if (k8s.ns.empty()) k8s.ns = KubernetesSettings::kDefaultNamespace;
+  if (k8s.cohort.empty()) k8s.cohort = KubernetesSettings::kDefaultCohort;
+  if (k8s.pool_label.empty()) k8s.pool_label = KubernetesSettings::kDefaultPoolLabel;
+  if (k8s.gpu_resource.empty()) k8s.gpu_resource = KubernetesSettings::kDefaultGpuResource;
   for (auto& pool : config.pools) {
     if (pool.queue.empty()) pool.queue = pool.name;
+    if (!pool.kubernetes.node_labels) pool.kubernetes.node_labels = DefaultNodeLabels(config, pool);
+    for (auto& toleration : pool.kubernetes.tolerations) {
+      if (toleration.op.empty()) toleration.op = "Equal";
+    }
     if (!pool.execution_priority) {
       pool.execution_priority = NamesInFileOrder(config.profiles, [&](const Profile& profile) {
         return std::any_of(profile.links.begin(), profile.links.end(), [&](const Link& l) { return l.pool == pool.name; });
@@ -74,6 +99,7 @@ void ApplyDefaults(Config& config) {
     }
   }
   for (auto& policy : config.policies) {
+    if (policy.kubernetes.ns.empty()) policy.kubernetes.ns = k8s.ns;
     for (auto& entry : policy.profiles) {
       if (!entry.queue) entry.queue = DefaultPolicyQueue(policy.name, entry.profile);
     }

@@ -16,6 +16,7 @@ struct ExportFinding {
   Mark mark;            ///< where that path is written, when known
   std::string message;  ///< what is lost or approximated, and how
   std::string hint;     ///< what to change so the export is faithful; may be empty
+  std::string code;     ///< stable, kebab-case, e.g. kueue-split-reservation; may be empty
 };
 
 struct ExportResult {
