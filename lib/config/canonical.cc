@@ -40,7 +40,9 @@ void WritePoolKubernetes(const Pool& pool, const Config& config, std::string& ou
   }
   if (!k.tolerations.empty()) out += "      tolerations:\n";
   for (const auto& t : k.tolerations) {
-    out += "        - {key: " + YamlQuote(t.key) + ", operator: " + t.op;
+    out += "        - {";
+    if (!t.key.empty()) out += "key: " + YamlQuote(t.key) + ", ";
+    out += "operator: " + t.op;
     if (t.op != "Exists") out += ", value: " + YamlQuote(t.value);
     if (!t.effect.empty()) out += ", effect: " + t.effect;
     if (t.seconds) out += ", tolerationSeconds: " + std::to_string(*t.seconds);

@@ -198,7 +198,7 @@ std::optional<KubernetesToleration> Reader::ReadToleration(const YAML::Node& nod
   KubernetesToleration t;
   t.mark = MarkOf(node);
   bool ok = true;
-  if (auto k = map->Get("key")) {
+  if (auto k = map->Get("key"); k && !(k->IsScalar() && k->Scalar().empty())) {  // "" matches every key
     auto key = LabelKey(*k, path + ".key");
     ok &= key.has_value();
     t.key = key.value_or("");
