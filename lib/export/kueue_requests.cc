@@ -73,7 +73,9 @@ void FixedAllotmentFinding(const Profile& profile, const Config& config, std::ve
   findings->push_back({ProfilePath(profile) + ".allotment", profile.allotment_mark,
                        "Kueue charges each workload what its pods request, not a profile's allotment: a job of '" +
                            profile.name + "' counts " + profile.allotment.ToString() + " only when " + what,
-                       "give the jobs of its LocalQueues (annotation rescfg.io/allotment) exactly that request",
+                       requests.empty() ? ""
+                                        : "give the jobs of its LocalQueues (annotation rescfg.io/allotment) exactly "
+                                          "that request",
                        "kueue-fixed-allotment"});
 }
 
