@@ -307,6 +307,11 @@ RC_GTEST_PROP(KueueObjects, TheExportOfAValidConfigurationKeepsTheContract, ()) 
     const Policy& policy = config.policies[i];
     const KueuePolicyQuota& q = m.quota.policies[i];
     RC_ASSERT(std::accumulate(q.reserved.begin(), q.reserved.end(), int64_t{0}) == QuotaUnits(policy.reserved, units));
+    int64_t reachable = 0;
+    for (size_t k = 0; k < q.reach.size(); ++k) {
+      if (q.reached[k]) reachable += QuotaUnits(config.pools[q.reach[k]].resources, units);
+    }
+    RC_ASSERT(q.capped == (policy.limit && QuotaUnits(*policy.limit, units) < reachable));
     if (q.capped) {
       RC_ASSERT(std::accumulate(q.cap.begin(), q.cap.end(), int64_t{0}) == QuotaUnits(*policy.limit, units));
       for (size_t k = 0; k < q.cap.size(); ++k) {
