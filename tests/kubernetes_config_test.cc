@@ -174,45 +174,8 @@ TEST(KubernetesConfig, TolerationsMatchTaintsAsKubernetesDoes) {
   EXPECT_FALSE(Tolerates({"other", "Exists", "", "", {}, {}}, taint));
 }
 
-/// A configuration with random kubernetes blocks, defaults applied.
-Config GenKubernetesConfig() {
-  Config c = testing::GenConfigRaw();
-  if (*rc::gen::arbitrary<bool>()) c.kubernetes.ns = *rc::gen::element<std::string>("default", "ml", "team-x");
-  if (*rc::gen::arbitrary<bool>()) c.kubernetes.cohort = *rc::gen::element<std::string>("rescfg", "gpus");
-  if (*rc::gen::arbitrary<bool>()) c.kubernetes.pool_label = *rc::gen::element<std::string>("rescfg.io/pool", "x.io/p");
-  if (*rc::gen::arbitrary<bool>()) c.kubernetes.ticks_resource = "rescfg.io/gpu-ticks";
-  for (Pool& pool : c.pools) {
-    if (*rc::gen::arbitrary<bool>()) {
-      std::vector<KubernetesLabel> labels;
-      if (*rc::gen::arbitrary<bool>()) labels.push_back({"a.io/zone", *rc::gen::element<std::string>("", "b", "1"), {}});
-      if (*rc::gen::arbitrary<bool>()) labels.push_back({"rescfg.io/pool", "p", {}});
-      pool.kubernetes.node_labels = labels;
-    }
-    if (*rc::gen::arbitrary<bool>()) pool.kubernetes.node_taints.push_back({"dedicated", "x", "NoSchedule", {}});
-    if (*rc::gen::arbitrary<bool>()) pool.kubernetes.tolerations.push_back({"dedicated", "Equal", "x", "", {}, {}});
-    if (*rc::gen::arbitrary<bool>()) pool.kubernetes.tolerations.push_back({"", "Exists", "", "NoExecute", 30, {}});
-  }
-  for (Policy& policy : c.policies) {
-    if (*rc::gen::arbitrary<bool>()) policy.kubernetes.ns = *rc::gen::element<std::string>("default", "ml", "team-y");
-  }
-  ApplyDefaults(c);
-  return c;
-}
-
-RC_GTEST_PROP(KubernetesConfig, CanonicalFormReadsBackTheSame, ()) {
-  const Config config = GenKubernetesConfig();
-  const std::string text = WriteCanonical(config);
-  LoadedConfig loaded = LoadConfigText(text, "canonical.yaml");
-  RC_ASSERT(loaded.config.has_value());
-  for (const auto& f : loaded.findings) RC_FAIL(f.path + ": " + f.message + "\n" + text);
-  Config back = *loaded.config;
-  ApplyDefaults(back);
-  if (!(back == config)) RC_FAIL("read back differently:\n" + text + "---\n" + WriteCanonical(back));
-  RC_ASSERT(WriteCanonical(back) == text);
-}
-
 RC_GTEST_PROP(KubernetesConfig, DiffIsEmptyExactlyWhenCanonicalTextIsEqual, ()) {
-  const Config a = GenKubernetesConfig();
+  const Config a = *testing::GenConfig();
   Config b = a;
   switch (*rc::gen::inRange(0, 6)) {
     case 0: b.kubernetes.ns += "-x"; break;

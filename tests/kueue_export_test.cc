@@ -18,43 +18,20 @@
 #include "export/kueue_rules.h"
 #include "validate/validate.h"
 
+#include "support/kueue_export.h"
+
 namespace rescfg {
 namespace {
 
 /// A valid configuration with defaults applied; fails the test otherwise.
 Config Valid(const std::string& yaml) {
-  LoadedConfig loaded = LoadConfigText("apiVersion: rescfg/v1\nkind: ResourceConfiguration\n" + yaml, "c.yaml");
-  EXPECT_TRUE(loaded.config.has_value());
-  if (!loaded.config) return {};
-  ValidateConfig(*loaded.config, "c.yaml", &loaded.findings);
-  for (const Finding& f : loaded.findings) {
-    if (f.severity == Severity::kError) ADD_FAILURE() << f.path << ": " << f.message;
-  }
-  ApplyDefaults(*loaded.config);
-  return *loaded.config;
+  auto config = testing::ValidConfig(yaml);
+  EXPECT_TRUE(config.has_value()) << yaml;
+  return config.value_or(Config{});
 }
 
-/// Everything one export makes, for looking inside.
-struct Made {
-  KueueNames names;
-  KueueRequests requests;
-  KueueQuota quota;
-  KueuePriorities priorities;
-  KueueObjects objects;
-  std::vector<Finding> errors;
-  std::vector<ExportFinding> findings;
-};
-
-Made Make(const Config& config) {
-  Made m;
-  m.names = NameKueueObjects(config, "c.yaml", &m.errors);
-  m.requests = DescribeRequests(config, &m.findings);
-  m.quota = SplitQuota(config, m.requests.units, "c.yaml", &m.findings, &m.errors);
-  if (!m.errors.empty()) return m;
-  m.priorities = RankPolicyQueues(config, m.names.queues, &m.findings);
-  m.objects = BuildKueueObjects({config, m.names, m.requests, m.quota, m.priorities}, "c.yaml", &m.errors, &m.findings);
-  return m;
-}
+using Made = testing::KueueMade;
+Made Make(const Config& config) { return testing::MakeKueue(config); }
 
 /// "code line path" of each error.
 std::vector<std::string> Errors(const ExportResult& r) {
@@ -63,12 +40,7 @@ std::vector<std::string> Errors(const ExportResult& r) {
   return out;
 }
 
-/// "code path" of each finding.
-std::vector<std::string> Codes(const std::vector<ExportFinding>& findings) {
-  std::vector<std::string> out;
-  for (const ExportFinding& f : findings) out.push_back(f.code + " " + f.path);
-  return out;
-}
+std::vector<std::string> Codes(const std::vector<ExportFinding>& findings) { return testing::FindingCodes(findings); }
 
 bool Has(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();

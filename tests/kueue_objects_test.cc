@@ -20,19 +20,12 @@
 #include "export/kueue_rules.h"
 #include "validate/validate.h"
 
+#include "support/kueue_export.h"
+
 namespace rescfg {
 namespace {
 
-/// The configuration of `yaml`, validated, defaults applied; nullopt when it
-/// has errors.
-std::optional<Config> Parse(const std::string& yaml) {
-  LoadedConfig loaded = LoadConfigText("apiVersion: rescfg/v1\nkind: ResourceConfiguration\n" + yaml, "c.yaml");
-  if (!loaded.config) return std::nullopt;
-  ValidateConfig(*loaded.config, "c.yaml", &loaded.findings);
-  if (HasErrors(loaded.findings)) return std::nullopt;
-  ApplyDefaults(*loaded.config);
-  return loaded.config;
-}
+std::optional<Config> Parse(const std::string& yaml) { return testing::ValidConfig(yaml); }
 
 Config Valid(const std::string& yaml) {
   auto c = Parse(yaml);
@@ -40,32 +33,10 @@ Config Valid(const std::string& yaml) {
   return c.value_or(Config{});
 }
 
-struct Made {
-  KueueNames names;
-  KueueRequests requests;
-  KueueQuota quota;
-  KueuePriorities priorities;
-  KueueObjects objects;
-  std::vector<Finding> errors;
-  std::vector<ExportFinding> findings;
-};
+using Made = testing::KueueMade;
+Made Make(const Config& config) { return testing::MakeKueue(config); }
 
-Made Make(const Config& config) {
-  Made m;
-  m.names = NameKueueObjects(config, "c.yaml", &m.errors);
-  m.requests = DescribeRequests(config, &m.findings);
-  m.quota = SplitQuota(config, m.requests.units, "c.yaml", &m.findings, &m.errors);
-  if (!m.errors.empty()) return m;
-  m.priorities = RankPolicyQueues(config, m.names.queues, &m.findings);
-  m.objects = BuildKueueObjects({config, m.names, m.requests, m.quota, m.priorities}, "c.yaml", &m.errors, &m.findings);
-  return m;
-}
-
-std::vector<std::string> Codes(const std::vector<ExportFinding>& findings) {
-  std::vector<std::string> out;
-  for (const ExportFinding& f : findings) out.push_back(f.code + " " + f.path);
-  return out;
-}
+std::vector<std::string> Codes(const std::vector<ExportFinding>& findings) { return testing::FindingCodes(findings); }
 
 bool Has(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();

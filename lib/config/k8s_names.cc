@@ -37,11 +37,7 @@ std::string QualifiedNameProblem(std::string_view name) {
   }
   if (local.empty()) return "the name after the prefix is empty";
   if (local.size() > 63) return "the name after the prefix is longer than 63 characters";
-  if (!Alnum(local.front()) || !Alnum(local.back())) return "it must start and end with a letter or digit";
-  for (char c : local) {
-    if (!Alnum(c) && c != '-' && c != '_' && c != '.') return "only letters, digits, '-', '_' and '.' are allowed";
-  }
-  return "";
+  return LabelValueProblem(local);
 }
 
 std::string ResourceNameProblem(std::string_view name) { return QualifiedNameProblem(name); }

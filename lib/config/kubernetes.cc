@@ -64,6 +64,10 @@ class Reader {
     return text;
   }
 
+  std::optional<std::string> Namespace(const YAML::Node& node, const std::string& path) {
+    return Checked(node, path, "a Kubernetes namespace", Dns1123LabelProblem,
+                   "lowercase letters, digits and '-', at most 63, e.g. team-dev");
+  }
   std::optional<std::string> LabelKey(const YAML::Node& node, const std::string& path) {
     auto key = Checked(node, path, "a Kubernetes label key", LabelKeyProblem,
                        "a label key is [PREFIX/]NAME, e.g. nvidia.com/gpu.product");
@@ -86,6 +90,17 @@ class Reader {
       return std::nullopt;
     }
     return text;
+  }
+
+  /// Reads `key` of `map` with `read` into `*out`: false when it is there
+  /// but wrong (reported), true when it is fine or absent.
+  bool Field(const MapReader& map, const char* key, const std::string& path,
+             std::optional<std::string> (Reader::*read)(const YAML::Node&, const std::string&), std::string* out) {
+    auto node = map.Get(key);
+    if (!node) return true;
+    auto value = (this->*read)(*node, path + "." + key);
+    *out = value.value_or("");
+    return value.has_value();
   }
 
   /// The list at `node`, at most kMaxItems long; empty (reported) otherwise.
@@ -156,25 +171,14 @@ std::vector<KubernetesTaint> Reader::Taints(const YAML::Node& node, const std::s
     if (!map) continue;
     KubernetesTaint taint;
     taint.mark = MarkOf(items[i]);
-    bool ok = true;
-    if (auto k = map->Get("key")) {
-      auto key = LabelKey(*k, where + ".key");
-      ok &= key.has_value();
-      taint.key = key.value_or("");
-    } else {
+    bool ok = Field(*map, "key", where, &Reader::LabelKey, &taint.key);
+    ok &= Field(*map, "value", where, &Reader::LabelValue, &taint.value);
+    ok &= Field(*map, "effect", where, &Reader::Effect, &taint.effect);
+    if (!map->Get("key")) {
       Error("missing-field", map->map_mark(), where + ".key", "required field 'key' is missing");
       ok = false;
     }
-    if (auto v = map->Get("value")) {
-      auto value = LabelValue(*v, where + ".value");
-      ok &= value.has_value();
-      taint.value = value.value_or("");
-    }
-    if (auto e = map->Get("effect")) {
-      auto effect = Effect(*e, where + ".effect");
-      ok &= effect.has_value();
-      taint.effect = effect.value_or("");
-    } else {
+    if (!map->Get("effect")) {
       Error("missing-field", map->map_mark(), where + ".effect", "required field 'effect' is missing",
             "use NoSchedule, PreferNoSchedule or NoExecute");
       ok = false;
@@ -212,20 +216,12 @@ std::optional<KubernetesToleration> Reader::ReadToleration(const YAML::Node& nod
     ok &= op.has_value();
     t.op = op.value_or("");
   }
-  if (auto v = map->Get("value")) {
-    auto value = LabelValue(*v, path + ".value");
-    ok &= value.has_value();
-    t.value = value.value_or("");
-    if (value && t.op == "Exists" && !value->empty()) {
-      Bad(*v, path + ".value", "a toleration with operator Exists takes no value", "remove the value");
-      ok = false;
-    }
+  ok &= Field(*map, "value", path, &Reader::LabelValue, &t.value);
+  if (t.op == "Exists" && !t.value.empty()) {
+    Bad(*map->Get("value"), path + ".value", "a toleration with operator Exists takes no value", "remove the value");
+    ok = false;
   }
-  if (auto e = map->Get("effect")) {
-    auto effect = Effect(*e, path + ".effect");
-    ok &= effect.has_value();
-    t.effect = effect.value_or("");
-  }
+  ok &= Field(*map, "effect", path, &Reader::Effect, &t.effect);
   if (auto s = map->Get("tolerationSeconds")) {
     const std::string text = s->IsScalar() ? s->Scalar() : "";
     int64_t seconds = 0;
@@ -281,15 +277,14 @@ KubernetesSettings ReadKubernetesSettings(const YAML::Node& node, const std::str
   auto map = reader.Map(node, path, {"namespace", "cohort", "poolLabel", "gpuResource", "ticksResource"},
                         "{namespace: ml, cohort: rescfg}");
   if (!map) return settings;
-  const char* label_hint = "lowercase letters, digits and '-', at most 63, e.g. team-dev";
   if (auto n = map->Get("namespace")) {
     settings.namespace_mark = MarkOf(*n);
-    settings.ns = reader.Checked(*n, path + ".namespace", "a Kubernetes namespace", Dns1123LabelProblem, label_hint)
-                      .value_or("");
+    settings.ns = reader.Namespace(*n, path + ".namespace").value_or("");
   }
   if (auto c = map->Get("cohort")) {
     settings.cohort_mark = MarkOf(*c);
-    settings.cohort = reader.Checked(*c, path + ".cohort", "a Kueue Cohort name", Dns1123LabelProblem, label_hint)
+    settings.cohort = reader.Checked(*c, path + ".cohort", "a Kueue Cohort name", Dns1123LabelProblem,
+                                     "lowercase letters, digits and '-', at most 63, e.g. gpus")
                           .value_or("");
   }
   if (auto l = map->Get("poolLabel")) {
@@ -345,9 +340,7 @@ PolicyKubernetes ReadPolicyKubernetes(const YAML::Node& node, const std::string&
   if (!map) return k;
   if (auto n = map->Get("namespace")) {
     k.namespace_mark = MarkOf(*n);
-    k.ns = reader.Checked(*n, path + ".namespace", "a Kubernetes namespace", Dns1123LabelProblem,
-                          "lowercase letters, digits and '-', at most 63, e.g. team-dev")
-               .value_or("");
+    k.ns = reader.Namespace(*n, path + ".namespace").value_or("");
   }
   return k;
 }
