@@ -93,6 +93,16 @@ struct GraphOptions {
 };
 int RunGraph(const GraphOptions& options);
 
+struct ExplainOptions {
+  std::string job;               ///< the job's id
+  ConfigSource config;
+  JobsSource jobs;
+  std::string format = "text";   ///< text | json
+  std::string output;            ///< -o FILE, written atomically; "" is stdout
+  int max_ahead = 20;            ///< jobs listed per pool
+};
+int RunExplain(const ExplainOptions& options);
+
 struct ExportOptions {
   std::string target;            ///< clearml-agent | kueue
   ConfigSource config;

@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "config_source.h"
+#include "export/clearml_agent.h"
 #include "export/export.h"
 #include "export/kueue.h"
 #include "output/json_writer.h"
@@ -13,6 +14,9 @@ namespace rescfg::cmd {
 namespace {
 
 ExportResult Export(const ExportOptions& options, const Config& config, const std::string& label) {
+  if (options.target == "clearml-agent") {
+    return ExportClearmlAgent(config, {options.mode == "daemon" ? AgentMode::kDaemon : AgentMode::kK8sGlue, options.pool});
+  }
   if (options.target == "kueue") return ExportKueue(config, label);
   ExportResult result;
   // Each target fills this in (lib/export/).
@@ -28,25 +32,30 @@ int RunExport(const ExportOptions& options) {
   if (!config) return kExitUnusable;
   ExportResult result = Export(options, *config, label);
   if (!result.errors.empty()) {
+    for (Finding& f : result.errors) {
+      if (f.file.empty()) f.file = label;
+    }
     LogFindings(result.errors);
     return kExitUnusable;
   }
   for (const ExportFinding& f : result.findings) {
     std::string where = label + (f.mark.line > 0 ? ":" + std::to_string(f.mark.line) + ":" + std::to_string(f.mark.column) : "");
-    spdlog::warn("{}: {}: {}{}", where, f.path, f.message, f.hint.empty() ? "" : " (" + f.hint + ")");
+    spdlog::warn("{}: {}{}: {}{}", where, f.code.empty() ? "" : f.code + ": ", f.path, f.message,
+                 f.hint.empty() ? "" : " (" + f.hint + ")");
   }
   std::string out = result.text;
   if (options.format == "json") {
     JsonWriter json(2);
     json.BeginObject().Field("kind", "Export").Field("target", options.target).Field("source", label);
     json.Field("documents", result.text);
+    if (result.json_members) result.json_members(json);
     json.Key("findings").BeginArray();
     for (const ExportFinding& f : result.findings) {
-      json.BeginObject().Field("path", f.path);
-      json.Key("code");
-      if (f.code.empty()) json.Null(); else json.String(f.code);
+      json.BeginObject().Field("code", f.code).Field("path", f.path);
       json.Key("line");
       if (f.mark.line > 0) json.Int(f.mark.line); else json.Null();
+      json.Key("column");
+      if (f.mark.column > 0) json.Int(f.mark.column); else json.Null();
       json.Field("message", f.message).Field("hint", f.hint).EndObject();
     }
     json.EndArray().EndObject();

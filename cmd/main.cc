@@ -177,6 +177,19 @@ int main(int argc, char** argv) {
   graph_cmd->add_option("--format,-f", graph.format, "mermaid or dot")->check(CLI::IsMember({"mermaid", "dot"}));
   graph_cmd->callback([&] { exit_code = RunGraph(graph); });
 
+  ExplainOptions explain;
+  auto* explain_cmd = app.add_subcommand("explain", "Tell one job's story in the pass: why it waits, or why others went first");
+  explain_cmd->add_option("JOB", explain.job, "The job's id")->required();
+  AddConfigSource(explain_cmd, &explain.config);
+  AddJobsSource(explain_cmd, &explain.jobs, true);
+  explain_cmd->add_option("--format,-f", explain.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  explain_cmd->add_option("--output,-o", explain.output, "Write to FILE atomically instead of stdout");
+  explain_cmd->add_option("--max-ahead", explain.max_ahead, "Jobs listed per pool (the count says how many there were)")
+      ->check(CLI::NonNegativeNumber);
+  explain_cmd->footer("Example: rescfg explain dev-3 --state .rescfg --jobs jobs.jsonl\n"
+                      "Exit: 0 explained, 2 unusable input or no such job.");
+  explain_cmd->callback([&] { exit_code = RunExplain(explain); });
+
   ExportOptions export_options;
   auto* export_cmd = app.add_subcommand("export", "Write what the engines that enforce a configuration need: ClearML agents, Kueue");
   export_cmd->add_option("TARGET", export_options.target, "clearml-agent or kueue")
@@ -187,7 +200,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"yaml", "json"}));
   export_cmd->add_option("--mode", export_options.mode, "clearml-agent: k8s-glue (Helm values) or daemon (command lines)")
       ->check(CLI::IsMember({"k8s-glue", "daemon"}));
-  export_cmd->add_option("--pool", export_options.pool, "clearml-agent: only this pool");
+  export_cmd->add_option("--pool", export_options.pool, "clearml-agent: only this pool")
+      ->check([](const std::string& name) { return name.empty() ? std::string("the pool name is empty") : std::string(); });
   export_cmd->footer("Example: rescfg export clearml-agent --config resources.yaml -o values.yaml\n"
                      "Exit: 0 faithful, 1 approximated (findings on stderr), 2 unusable input.");
   export_cmd->callback([&] { exit_code = RunExport(export_options); });
