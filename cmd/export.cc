@@ -27,6 +27,10 @@ ExportResult Export(const ExportOptions& options, const Config& config, const st
 }  // namespace
 
 int RunExport(const ExportOptions& options) {
+  if (options.target == "kueue" && (!options.pool.empty() || options.mode != "k8s-glue")) {
+    spdlog::error("--pool and --mode apply to export clearml-agent, not kueue: Kueue takes every pool at once");
+    return kExitUnusable;
+  }
   std::string label;
   auto config = LoadConfigFrom(options.config, &label);
   if (!config) return kExitUnusable;

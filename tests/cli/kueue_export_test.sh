@@ -155,6 +155,11 @@ contains out.txt "error[bad-kubernetes]: pools[a].kubernetes.nodeLabels[gpu type
 } > wide.yaml
 unusable wide.yaml "kueue-too-many-flavors: profile 'wide' spans 65 pools, but a Kueue resource group lists at most 64 flavors"
 
+# The clearml-agent flags are errors with kueue.
+expect 2 "$RESCFG" export kueue --config "$EXAMPLE" --pool "H100 Half a Superpod"
+contains err.txt "--pool and --mode apply to export clearml-agent, not kueue"
+expect 2 "$RESCFG" export kueue --config "$EXAMPLE" --mode daemon
+
 # --help teaches the targets.
 expect 0 "$RESCFG" export --help
 contains out.txt "kueue"
