@@ -14,7 +14,8 @@
 4. With EXPORT=CONFIG: SPEC §7.2 against the configuration: a ResourceFlavor
    per pool, a LocalQueue per policy queue, per flavor the nominal quotas add
    up to the pool's size, a policy queue's ClusterQueue lists exactly its
-   profile's pools in link order, `enabled: false` holds every ClusterQueue.
+   profile's pools in link order, `enabled: false` holds every ClusterQueue
+   (and a paused policy holds its own, as do pools that are all paused).
 
 Usage: python3 kueue_crd_check.py CRD_DIR EXPORT.yaml[=CONFIG.yaml]...
 """
@@ -188,7 +189,9 @@ def check_config(objects, config, errors):
         listed = [flavor_pool[f["name"]] for g in cq["spec"]["resourceGroups"] for f in g["flavors"]]
         if listed != links:
             errors.append(f"ClusterQueue {cq['metadata']['name']} lists {listed}, not {links}")
-        held = config.get("enabled") is False or cq["metadata"]["annotations"]["rescfg.io/policy"] in paused
+        all_pools_paused = all(pools[p].get("paused") for p in links)
+        held = (config.get("enabled") is False or cq["metadata"]["annotations"]["rescfg.io/policy"] in paused
+                or all_pools_paused)
         if (cq["spec"]["stopPolicy"] == "Hold") != held:
             errors.append(f"ClusterQueue {cq['metadata']['name']}: stopPolicy {cq['spec']['stopPolicy']}")
 

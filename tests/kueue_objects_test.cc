@@ -65,6 +65,21 @@ TEST(KueueObjects, PausedPoolsAreTaintedAndPausedPoliciesHeld) {
   EXPECT_EQ(m.objects.flavors[0].node_labels, (std::vector<KubernetesLabel>{{"rescfg.io/pool", "a", {}}}));
 }
 
+TEST(KueueObjects, AProfileWhosePoolsAreAllPausedIsHeld) {
+  Made m = Make(Valid(R"(pools:
+  - {name: A, resources: 8}
+  - {name: B, resources: 8, paused: true}
+profiles:
+  - {name: p, allotment: 1, links: [{pool: B}]}
+  - {name: q, allotment: 2, links: [{pool: B, queue: bq}, {pool: A, queue: aq}]}
+policies:
+  - {name: t, profiles: [p, q]}
+)"));
+  ASSERT_EQ(m.objects.cluster_queues.size(), 2u);
+  EXPECT_TRUE(m.objects.cluster_queues[0].hold);   // nothing of p may start
+  EXPECT_FALSE(m.objects.cluster_queues[1].hold);  // q may still use A
+}
+
 TEST(KueueObjects, DisabledHoldsEveryClusterQueue) {
   Made m = Make(Valid(std::string("enabled: false\n") + kTwoPools));
   ASSERT_EQ(m.objects.cluster_queues.size(), 2u);
@@ -306,7 +321,9 @@ RC_GTEST_PROP(KueueObjects, TheExportOfAValidConfigurationKeepsTheContract, ()) 
         }
       }
       RC_ASSERT(listed == links);
-      RC_ASSERT(cq.hold == (!config.enabled || policy.paused));
+      const bool all_paused = std::all_of(profile->links.begin(), profile->links.end(),
+                                          [&](const Link& l) { return config.FindPool(l.pool)->paused; });
+      RC_ASSERT(cq.hold == (!config.enabled || policy.paused || all_paused));
       RC_ASSERT(cq.queueing == profile->queueing);
       RC_ASSERT(m.objects.local_queues.at(queue).cluster_queue == cq.meta.name);
       values.insert(m.objects.priority_classes.at(queue).value);

@@ -193,7 +193,11 @@ void Builder::Queues(size_t i, KueueObjects& out) {
     cq.cohort = plan_.names.policy_cohorts[i];
     cq.ns = policy.kubernetes.ns;
     cq.queueing = profile->queueing;
-    cq.hold = !config_.enabled || policy.paused;
+    // Held when nothing of it may start: the configuration is disabled, the
+    // policy paused, or every pool it links paused (a paused pool among
+    // others is the taint on its flavor).
+    cq.hold = !config_.enabled || policy.paused ||
+              std::all_of(entries.begin(), entries.end(), [&](const FlavorEntry& e) { return config_.pools[e.pool].paused; });
     cq.groups = Group(entries, "profile '" + profile->name + "'", "profiles[" + profile->name + "].links",
                       profile->links_mark);
     out.cluster_queues.push_back(std::move(cq));

@@ -15,7 +15,8 @@
 ///                   whenCanBorrow: MayStopSearch (the first flavor that
 ///                   fits wins, as the first admissible pool does),
 ///                   queueingStrategy from the profile, stopPolicy Hold when
-///                   the policy is paused or the configuration disabled;
+///                   the policy is paused, the configuration disabled or
+///                   every pool of the profile paused;
 ///                   a LocalQueue in the policy's namespace; a
 ///                   WorkloadPriorityClass.
 ///

@@ -56,24 +56,31 @@ cat > exact.yaml <<'EOF'
 apiVersion: rescfg/v1
 kind: ResourceConfiguration
 pools:
-  - {name: Rack, resources: 8, paused: true}
+  - {name: Rack, resources: 8}
   - {name: Spare, resources: 2}
+  - {name: Old, resources: 2, paused: true}
+  - {name: Gone, resources: 1, paused: true}
 profiles:
   - {name: flex, allotment: 1, dynamic: {parameter: runtime.gpus}, queueing: StrictFIFO, links: [{pool: Rack}]}
-  - {name: solo, allotment: 1, dynamic: {parameter: runtime.gpus}, links: [{pool: Spare}]}
+  - {name: solo, allotment: 1, dynamic: {parameter: runtime.gpus}, links: [{pool: Spare}, {pool: Old}]}
+  - {name: stale, allotment: 1, dynamic: {parameter: runtime.gpus}, links: [{pool: Gone}]}
 policies:
   - {name: Team, reserved: 2, limit: 6, profiles: [flex]}
   - {name: Frozen, paused: true, profiles: [solo]}
+  - {name: Idle, profiles: [stale]}
 EOF
 expect 0 "$RESCFG" export kueue --config exact.yaml
 [ -s err.txt ] && fail "a faithful export prints findings: $(cat err.txt)"
 contains out.txt "  queueingStrategy: StrictFIFO"
 contains out.txt "    - {key: \"rescfg.io/paused\", value: \"true\", effect: NoSchedule}"
 contains out.txt "    - {name: \"nvidia.com/gpu\", nominalQuota: 2, borrowingLimit: 4}"
-[ "$(grep -c 'stopPolicy: Hold' out.txt)" = 1 ] || fail "the paused policy's ClusterQueue is not held"
+# Held: the paused policy's queue, and the one whose pools are all paused.
+[ "$(grep -c 'stopPolicy: Hold' out.txt)" = 2 ] || fail "expected 2 held ClusterQueues"
+awk '/^---$/ {doc = ""} {doc = doc $0 "\n"} /stopPolicy: Hold/ && doc ~ /name: idle-stale\n/ {held = 1}
+     END {exit !held}' out.txt || fail "idle-stale is not held"
 sed 's/^kind: ResourceConfiguration$/&\nenabled: false/' exact.yaml > disabled.yaml
 expect 0 "$RESCFG" export kueue --config disabled.yaml
-[ "$(grep -c 'stopPolicy: Hold' out.txt)" = 2 ] || fail "enabled: false does not hold every ClusterQueue"
+[ "$(grep -c 'stopPolicy: Hold' out.txt)" = 3 ] || fail "enabled: false does not hold every ClusterQueue"
 
 # Counted in ticks: exact fractions, and the transformations Kueue needs.
 cat > ticks.yaml <<'EOF'
@@ -123,7 +130,7 @@ long=$(printf 'x%.0s' {1..70})
 sed "s/name: GPUs,/name: ${long}A,/; s/name: gpus,/name: ${long}B,/; s/pool: GPUs/pool: ${long}A/; s/pool: gpus/pool: ${long}B/; s/dev-team/Ops/" \
   collide.yaml > long.yaml
 unusable long.yaml "long.yaml:5:12: kueue-name-collision: pool '${long}B' and pool '${long}A' (line 4) both become the Kueue ResourceFlavor '$(printf 'x%.0s' {1..63})'"
-sed 's/resources: 8,/resources: 7.5,/' exact.yaml > fractional.yaml
+sed 's/resources: 8}/resources: 7.5}/' exact.yaml > fractional.yaml
 unusable fractional.yaml "fractional.yaml:4:29: kueue-fractional-pool: pool 'Rack' holds 7.5 GPUs, not a whole number"
 cat > badlabel.yaml <<'EOF'
 apiVersion: rescfg/v1
