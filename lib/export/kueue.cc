@@ -1,7 +1,9 @@
 #include "export/kueue.h"
 
 #include <algorithm>
+#include <memory>
 
+#include "export/kueue_json.h"
 #include "export/kueue_names.h"
 #include "export/kueue_objects.h"
 #include "export/kueue_priority.h"
@@ -31,17 +33,19 @@ ExportResult ExportKueue(const Config& config, const std::string& file) {
     return result;
   }
   const KueuePriorities priorities = RankPolicyQueues(config, names.queues, &result.findings);
-  const KueueObjects objects =
-      BuildKueueObjects({config, names, requests, quota, priorities}, file, &result.errors, &result.findings);
+  auto objects = std::make_shared<const KueueObjects>(
+      BuildKueueObjects({config, names, requests, quota, priorities}, file, &result.errors, &result.findings));
   if (result.errors.empty()) {
-    for (const std::string& problem : KueueRuleViolations(objects)) {
+    for (const std::string& problem : KueueRuleViolations(*objects)) {
       result.errors.push_back({"kueue-invalid-object", Severity::kError, file, {}, "",
                                "Kueue would refuse the export: " + problem, ""});
     }
   }
   ByLine(result.errors);
   ByLine(result.findings);
-  if (result.errors.empty()) result.text = WriteKueueYaml(objects, requests);
+  if (!result.errors.empty()) return result;
+  result.text = WriteKueueYaml(*objects, requests);
+  result.json_members = [objects](JsonWriter& json) { WriteKueueJson(*objects, json.Key("objects")); };
   return result;
 }
 

@@ -9,6 +9,7 @@
 ///   kueue_objects   the objects
 ///   kueue_rules     Kueue's own rules, checked before anything is written
 ///   kueue_writer    multi-document YAML
+///   kueue_json      the same objects as JSON, for --format json
 
 #include <string>
 

@@ -45,6 +45,16 @@ assert codes == sorted(["kueue-execution-priority", "kueue-fixed-allotment", "ku
 dev = [f for f in doc["findings"] if f["path"] == "policies[Dev].reserved"][0]
 assert dev["line"] == 37 and "split as 8 in" in dev["message"], dev
 PY
+# ... and the objects as data: the YAML documents, as JSON.
+for config in "$EXAMPLE" "$SRC/testdata/valid/kubernetes.yaml"; do
+  "$RESCFG" export kueue --config "$config" --format json > objects.json 2> /dev/null
+  python3 - objects.json <<'PY' || fail "$config: the JSON objects differ from the YAML documents"
+import json, sys, yaml
+doc = json.load(open(sys.argv[1]))
+assert doc["objects"] == [o for o in yaml.safe_load_all(doc["documents"]) if o is not None]
+assert len(doc["objects"]) > 10
+PY
+done
 
 # From the provisioned state: the same objects.
 expect 0 "$RESCFG" provision "$EXAMPLE" --state st
