@@ -13,6 +13,7 @@
 #include "file_io.h"
 #include "jobs/loader.h"
 #include "output/json_writer.h"
+#include "output_file.h"
 #include "state/state_store.h"
 
 namespace rescfg::cmd {
@@ -85,8 +86,7 @@ int RunDiff(const DiffOptions& options) {
       out += "\nImpact on the jobs in " + DisplayName(options.jobs.file) + ":\n" + RenderImpactText(*impact);
     }
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  if (std::fflush(stdout) != 0) return kExitUnusable;
+  if (!WriteOutput(options.output, out)) return kExitUnusable;
   return diff.empty() ? kExitOk : kExitFindings;
 }
 

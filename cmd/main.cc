@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "command_line.h"
 #include "commands.h"
 #include "input_limits.h"
 
@@ -26,6 +27,11 @@ void AddConfigSource(CLI::App* app, ConfigSource* source) {
   state->excludes(config);
   app->add_option("--lock-timeout", source->lock_timeout_seconds,
                   "Seconds to wait for the state lock")->default_val(10);
+}
+
+/// -o FILE for a command that writes data.
+void AddOutput(CLI::App* app, std::string* output) {
+  app->add_option("--output,-o", *output, "Write to FILE atomically instead of stdout");
 }
 
 void AddJobsSource(CLI::App* app, JobsSource* jobs, bool required) {
@@ -90,8 +96,15 @@ int main(int argc, char** argv) {
   app.fallthrough();  // -v and -q also after the command: rescfg schedule -q ...
   int verbosity = 0;
   bool quiet = false;
+  std::string color = "auto";
   app.add_flag("-v,--verbose", verbosity, "More log output on stderr (repeatable)");
   app.add_flag("-q,--quiet", quiet, "Only errors on stderr");
+  app.add_option("--color", color,
+                 "Colour the level of log lines on stderr: auto (on a terminal, unless NO_COLOR is set), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  // Errors of the command line itself go through the same logger.
+  SetUpLogging(0, false);
+  SetLogColor(ColorArgument(argc, argv));
 
   int exit_code = kExitOk;
 
@@ -101,7 +114,10 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--format,-f", validate.format, "text, json, or github (workflow annotations)")
       ->check(CLI::IsMember({"text", "json", "github"}));
   validate_cmd->add_flag("--strict", validate.strict, "Treat warnings as failures");
-  validate_cmd->footer("Example: rescfg validate --format github resources.yaml\nExit: 0 valid, 1 invalid, 2 unusable input.");
+  AddOutput(validate_cmd, &validate.output);
+  validate_cmd->footer("Example: rescfg validate --format github resources.yaml\n"
+                       "Exit: 0 valid; 1 invalid (errors, or warnings with --strict); 2 unusable input "
+                       "(unreadable file, YAML syntax error, too large).");
   validate_cmd->callback([&] { exit_code = RunValidate(validate); });
 
   ScheduleOptions schedule;
@@ -113,7 +129,8 @@ int main(int argc, char** argv) {
   schedule_cmd->add_option("--output,-o", schedule.output, "Write the result to FILE atomically instead of stdout");
   schedule_cmd->footer(
       "Example: rescfg schedule --config resources.yaml --jobs jobs.jsonl --format jsonl | jq .\n"
-      "Exit: 0 every job assigned, pending or running; 1 some entry rejected; 2 unusable input.");
+      "Exit: 0 every job assigned, pending or running; 1 some entry rejected (the output is still complete);\n"
+      "2 unusable input or state (then nothing is written to -o).");
   schedule_cmd->callback([&] { exit_code = RunSchedule(schedule); });
 
   DiffOptions diff;
@@ -123,7 +140,8 @@ int main(int argc, char** argv) {
   diff_cmd->add_option("--format,-f", diff.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   AddJobsSource(diff_cmd, &diff.jobs, false);
   diff_cmd->add_option("--lock-timeout", diff.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
-  diff_cmd->footer("Example: rescfg diff <(git show HEAD~1:resources.yaml) resources.yaml\nExit: 0 same, 1 different, 2 unusable input.");
+  AddOutput(diff_cmd, &diff.output);
+  diff_cmd->footer("Example: rescfg diff <(git show HEAD~1:resources.yaml) resources.yaml\nExit: 0 same; 1 different; 2 unusable input or state.");
   diff_cmd->callback([&] {
     diff.against_state = diff_state->count() > 0;
     exit_code = RunDiff(diff);
@@ -149,6 +167,8 @@ int main(int argc, char** argv) {
   reset_cmd->add_option("--output,-o", reset.output, "Write to FILE atomically instead of stdout");
   reset_cmd->add_option("--revision,-r", reset.revision, "Revision to write (default: the current one)");
   reset_cmd->add_option("--lock-timeout", reset.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
+  reset_cmd->footer("Example: rescfg reset --state .rescfg --revision 3 -o resources.yaml\n"
+                    "Exit: 0 written; 2 state missing, locked too long or corrupt, or no such revision.");
   reset_cmd->callback([&] { exit_code = RunReset(reset); });
 
   HistoryOptions history;
@@ -156,6 +176,9 @@ int main(int argc, char** argv) {
   history_cmd->add_option("--state", history.state_dir, "State directory")->default_str(".rescfg");
   history_cmd->add_option("--format,-f", history.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   history_cmd->add_option("--lock-timeout", history.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
+  AddOutput(history_cmd, &history.output);
+  history_cmd->footer("Example: rescfg history --state .rescfg --format json | jq .current\n"
+                      "Exit: 0 listed; 2 state missing, locked too long or corrupt.");
   history_cmd->callback([&] { exit_code = RunHistory(history); });
 
   StatusOptions status;
@@ -163,18 +186,43 @@ int main(int argc, char** argv) {
   AddConfigSource(status_cmd, &status.config);
   AddJobsSource(status_cmd, &status.jobs, false);
   status_cmd->add_option("--format,-f", status.format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  AddOutput(status_cmd, &status.output);
+  status_cmd->footer("Example: rescfg status --config resources.yaml --jobs jobs.yaml\n"
+                     "Exit: 0 printed (also when some jobs are rejected); 2 unusable input or state.");
   status_cmd->callback([&] { exit_code = RunStatus(status); });
 
   FmtOptions fmt;
   auto* fmt_cmd = app.add_subcommand("fmt", "Print a configuration in canonical form (usable as a git textconv driver)");
-  fmt_cmd->add_option("FILE", fmt.file, "Configuration file (- for stdin)")->required();
+  fmt_cmd->add_option("FILE", fmt.files, "Configuration file (- for stdin); several with --check or -w")->required();
   fmt_cmd->add_flag("--canonical", fmt.canonical, "Canonical form (the default and only form)");
+  auto* fmt_check = fmt_cmd->add_flag("--check", fmt.check,
+                                      "List the files that are not in canonical form (exit 1 if any); change nothing");
+  auto* fmt_write = fmt_cmd->add_flag("--write,-w", fmt.write,
+                                      "Rewrite the files that are not in canonical form in place, atomically "
+                                      "(comments and layout are lost)");
+  auto* fmt_output = fmt_cmd->add_option("--output,-o", fmt.output, "Write to FILE atomically instead of stdout");
+  fmt_write->excludes(fmt_check)->excludes(fmt_output);
+  fmt_cmd->footer("Examples: rescfg fmt resources.yaml; rescfg fmt --check clusters/*.yaml\n"
+                  "The canonical form spells out every default and keeps no comments: -w drops them.\n"
+                  "Exit: 0 printed (--check: every file canonical; -w: done); 1 invalid configuration\n"
+                  "(--check: or some file not in canonical form); 2 unusable input.");
   fmt_cmd->callback([&] { exit_code = RunFmt(fmt); });
 
   GraphOptions graph;
   auto* graph_cmd = app.add_subcommand("graph", "Draw pools, profiles, links and policies as Mermaid or Graphviz");
   AddConfigSource(graph_cmd, &graph.config);
   graph_cmd->add_option("--format,-f", graph.format, "mermaid or dot")->check(CLI::IsMember({"mermaid", "dot"}));
+  AddOutput(graph_cmd, &graph.output);
+  AddJobsSource(graph_cmd, &graph.jobs, false);
+  graph_cmd->add_option("--policy", graph.policies,
+                        "Only this policy's view: its profiles and the pools they link (repeatable)")
+      ->allow_extra_args(false);
+  graph_cmd->add_option("--pool", graph.pools,
+                        "Only this pool's view: the profiles linked to it and their policies (repeatable; "
+                        "with --policy, what connects them)")
+      ->allow_extra_args(false);
+  graph_cmd->footer("Example: rescfg graph --config resources.yaml --format dot | dot -Tsvg > resources.svg\n"
+                    "Exit: 0 drawn; 2 unusable input or state, or no such --policy or --pool.");
   graph_cmd->callback([&] { exit_code = RunGraph(graph); });
 
   ExplainOptions explain;
@@ -207,9 +255,12 @@ int main(int argc, char** argv) {
   export_cmd->callback([&] { exit_code = RunExport(export_options); });
 
   CompletionOptions completion;
-  auto* completion_cmd = app.add_subcommand("completion", "Print a shell completion script for bash or zsh");
-  completion_cmd->add_option("SHELL", completion.shell, "bash or zsh")->required()->check(CLI::IsMember({"bash", "zsh"}));
-  completion_cmd->footer("Example: rescfg completion bash > ~/.local/share/bash-completion/completions/rescfg");
+  auto* completion_cmd = app.add_subcommand("completion", "Print a shell completion script for bash, zsh or fish");
+  completion_cmd->add_option("SHELL", completion.shell, "bash, zsh or fish")
+      ->required()->check(CLI::IsMember({"bash", "zsh", "fish"}));
+  AddOutput(completion_cmd, &completion.output);
+  completion_cmd->footer("Example: rescfg completion bash > ~/.local/share/bash-completion/completions/rescfg\n"
+                         "Exit: 0 written; 2 the output cannot be written.");
   completion_cmd->callback([&] {
     completion.global_flags = DescribeCommand(&app).flags;
     for (const CLI::App* sub : app.get_subcommands({})) completion.commands.push_back(DescribeCommand(sub));
@@ -218,16 +269,36 @@ int main(int argc, char** argv) {
 
   app.parse_complete_callback([&] {
     SetUpLogging(verbosity, quiet);
+    SetLogColor(color);
     if (std::string error = rescfg::ApplyLimitsFromEnvironment(); !error.empty()) {
       spdlog::error("{}", error);
       std::exit(kExitUnusable);
     }
   });
+  std::vector<std::string> command_names;
+  for (const CLI::App* sub : app.get_subcommands({})) command_names.push_back(sub->get_name());
+  GlobalOptionNames globals;
+  for (const CLI::Option* opt : app.get_options()) {
+    auto& names = opt->get_items_expected_max() == 0 ? globals.flags : globals.with_value;
+    for (const auto& name : opt->get_snames()) names.push_back("-" + name);
+    for (const auto& name : opt->get_lnames()) names.push_back("--" + name);
+  }
+  const std::string command = CommandWord(argc, argv, globals);
+  if (!command.empty() &&
+      std::find(command_names.begin(), command_names.end(), command) == command_names.end()) {
+    spdlog::error("{}", UnknownCommandMessage(command, command_names));
+    return kExitUnusable;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUnusable;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version: on stdout
+    if (command.empty() && e.get_name() == "RequiredError" && app.get_subcommands().empty()) {
+      spdlog::error("{}", MissingCommandMessage(command_names));
+    } else {
+      spdlog::error("{}", ParseErrorMessage(e.what(), command));
+    }
+    return kExitUnusable;
   }
   return exit_code;
 }

@@ -27,9 +27,14 @@ const Pool* Config::FindPool(std::string_view name) const { return FindByName(po
 const Profile* Config::FindProfile(std::string_view name) const { return FindByName(profiles, name); }
 const Policy* Config::FindPolicy(std::string_view name) const { return FindByName(policies, name); }
 
-bool IsDefaultLinkQueue(const Config& config, const Link& link) {
-  const Pool* pool = config.FindPool(link.pool);
-  return link.queue.empty() || (pool != nullptr && link.queue == pool->queue);
+PoolQueues::PoolQueues(const Config& config) {
+  for (const Pool& pool : config.pools) queue_of_.emplace(pool.name, pool.queue);
+}
+
+bool PoolQueues::IsDefault(const Link& link) const {
+  if (link.queue.empty()) return true;
+  auto it = queue_of_.find(link.pool);
+  return it != queue_of_.end() && link.queue == it->second;
 }
 
 std::vector<KubernetesLabel> DefaultNodeLabels(const Config& config, const Pool& pool) {
