@@ -6,16 +6,18 @@
 #include "config_source.h"
 #include "export/clearml_agent.h"
 #include "export/export.h"
+#include "export/kueue.h"
 #include "output/json_writer.h"
 #include "output_file.h"
 
 namespace rescfg::cmd {
 namespace {
 
-ExportResult Export(const ExportOptions& options, const Config& config) {
+ExportResult Export(const ExportOptions& options, const Config& config, const std::string& label) {
   if (options.target == "clearml-agent") {
     return ExportClearmlAgent(config, {options.mode == "daemon" ? AgentMode::kDaemon : AgentMode::kK8sGlue, options.pool});
   }
+  if (options.target == "kueue") return ExportKueue(config, label);
   ExportResult result;
   // Each target fills this in (lib/export/).
   result.errors.push_back({"unsupported", Severity::kError, "", {}, "", "export " + options.target + " is not built yet", ""});
@@ -25,10 +27,14 @@ ExportResult Export(const ExportOptions& options, const Config& config) {
 }  // namespace
 
 int RunExport(const ExportOptions& options) {
+  if (options.target == "kueue" && (!options.pool.empty() || options.mode != "k8s-glue")) {
+    spdlog::error("--pool and --mode apply to export clearml-agent, not kueue: Kueue takes every pool at once");
+    return kExitUnusable;
+  }
   std::string label;
   auto config = LoadConfigFrom(options.config, &label);
   if (!config) return kExitUnusable;
-  ExportResult result = Export(options, *config);
+  ExportResult result = Export(options, *config, label);
   if (!result.errors.empty()) {
     for (Finding& f : result.errors) {
       if (f.file.empty()) f.file = label;

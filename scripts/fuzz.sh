@@ -28,7 +28,7 @@ fi
 seeds_for() {
   local dirs=("$root/fuzz/corpus/$1")
   case $1 in
-    config | diff) dirs+=("$root/testdata/valid" "$root/testdata/invalid" "$root/testdata/examples") ;;
+    config | diff | kueue) dirs+=("$root/testdata/valid" "$root/testdata/invalid" "$root/testdata/examples") ;;
     jobs) dirs+=("$root/testdata/jobs" "$root/testdata/examples") ;;
     state) dirs+=("$root/testdata/valid" "$root/testdata/examples") ;;
   esac

@@ -129,6 +129,25 @@ inline Config GenConfigRaw() {
     p.paused = *rc::gen::inRange(0, 4) == 0;
     c.policies.push_back(p);
   }
+  // Kubernetes settings (rescfg export kueue), sometimes.
+  if (*rc::gen::arbitrary<bool>()) c.kubernetes.ns = *rc::gen::element<std::string>("default", "ml", "team-x");
+  if (*rc::gen::arbitrary<bool>()) c.kubernetes.cohort = *rc::gen::element<std::string>("rescfg", "gpus");
+  if (*rc::gen::arbitrary<bool>()) c.kubernetes.pool_label = *rc::gen::element<std::string>("rescfg.io/pool", "x.io/p");
+  if (*rc::gen::arbitrary<bool>()) c.kubernetes.ticks_resource = "rescfg.io/gpu-ticks";
+  for (Pool& pool : c.pools) {
+    if (*rc::gen::arbitrary<bool>()) {
+      std::vector<KubernetesLabel> labels;
+      if (*rc::gen::arbitrary<bool>()) labels.push_back({"a.io/zone", *rc::gen::element<std::string>("", "b", "1"), {}});
+      if (*rc::gen::arbitrary<bool>()) labels.push_back({"rescfg.io/pool", "p", {}});
+      pool.kubernetes.node_labels = labels;
+    }
+    if (*rc::gen::arbitrary<bool>()) pool.kubernetes.node_taints.push_back({"dedicated", "x", "NoSchedule", {}});
+    if (*rc::gen::arbitrary<bool>()) pool.kubernetes.tolerations.push_back({"dedicated", "Equal", "x", "", {}, {}});
+    if (*rc::gen::arbitrary<bool>()) pool.kubernetes.tolerations.push_back({"", "Exists", "", "NoExecute", 30, {}});
+  }
+  for (Policy& policy : c.policies) {
+    if (*rc::gen::arbitrary<bool>()) policy.kubernetes.ns = *rc::gen::element<std::string>("default", "ml", "team-y");
+  }
   // Explicit priorities: the defaults' sets in another order.
   Config defaults = c;
   ApplyDefaults(defaults);

@@ -76,7 +76,7 @@ TEST(ValidateTestdata, EveryCodeHasAFile) {
         "allotment-too-large", "reservations-unsatisfiable", "fractional-pool-size",
         "near-fraction", "unused-pool", "unused-profile", "empty-policy",
         "limit-below-allotment", "bad-text", "bad-gpu-fractions", "shared-queue", "policy-queue-clash",
-        "mixed-queue"}) {
+        "mixed-queue", "bad-kubernetes"}) {
     EXPECT_TRUE(covered.count(code)) << "no testdata/invalid file expects " << code;
   }
 }

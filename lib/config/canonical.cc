@@ -20,7 +20,53 @@ std::string NameList(const std::vector<NameRef>& names) {
   return out + "]";
 }
 
-void WritePool(const Pool& pool, std::string& out) {
+std::string Labels(const std::vector<KubernetesLabel>& labels) {
+  std::string out = "{";
+  for (size_t i = 0; i < labels.size(); ++i) {
+    out += (i ? ", " : "") + YamlQuote(labels[i].key) + ": " + YamlQuote(labels[i].value);
+  }
+  return out + "}";
+}
+
+/// Written only where they differ from the defaults, which they follow
+/// otherwise (so a changed kubernetes.poolLabel is one change).
+void WritePoolKubernetes(const Pool& pool, const Config& config, std::string& out) {
+  if (IsDefaultPoolKubernetes(config, pool)) return;
+  const PoolKubernetes& k = pool.kubernetes;
+  out += "    kubernetes:\n";
+  if (k.node_labels && *k.node_labels != DefaultNodeLabels(config, pool)) {
+    out += "      nodeLabels: " + Labels(*k.node_labels) + "\n";
+  }
+  if (!k.node_taints.empty()) out += "      nodeTaints:\n";
+  for (const auto& t : k.node_taints) {
+    out += "        - {key: " + YamlQuote(t.key) + ", value: " + YamlQuote(t.value) + ", effect: " + t.effect + "}\n";
+  }
+  if (!k.tolerations.empty()) out += "      tolerations:\n";
+  for (const auto& t : k.tolerations) {
+    out += "        - {";
+    if (!t.key.empty()) out += "key: " + YamlQuote(t.key) + ", ";
+    out += "operator: " + t.op;
+    if (t.op != "Exists") out += ", value: " + YamlQuote(t.value);
+    if (!t.effect.empty()) out += ", effect: " + t.effect;
+    if (t.seconds) out += ", tolerationSeconds: " + std::to_string(*t.seconds);
+    out += "}\n";
+  }
+}
+
+void WriteKubernetes(const KubernetesSettings& k, std::string& out) {
+  std::string fields;
+  auto field = [&](const char* key, const std::string& value, const char* fallback) {
+    if (value != fallback) fields += std::string("  ") + key + ": " + YamlQuote(value) + "\n";
+  };
+  field("namespace", k.ns, KubernetesSettings::kDefaultNamespace);
+  field("cohort", k.cohort, KubernetesSettings::kDefaultCohort);
+  field("poolLabel", k.pool_label, KubernetesSettings::kDefaultPoolLabel);
+  field("gpuResource", k.gpu_resource, KubernetesSettings::kDefaultGpuResource);
+  field("ticksResource", k.ticks_resource, "");
+  if (!fields.empty()) out += "kubernetes:\n" + fields;
+}
+
+void WritePool(const Pool& pool, const Config& config, std::string& out) {
   out += "  - name: " + YamlQuote(pool.name) + "\n";
   out += "    resources: " + Amount(pool.resources) + "\n";
   out += "    queue: " + YamlQuote(pool.queue) + "\n";
@@ -33,6 +79,7 @@ void WritePool(const Pool& pool, std::string& out) {
       out += "        \"" + m.fraction.ToString() + "\": " + YamlQuote(m.resource) + "\n";
     }
   }
+  WritePoolKubernetes(pool, config, out);
 }
 
 /// Link queues are written only where they differ from the pool's queue,
@@ -57,7 +104,7 @@ void WriteProfile(const Profile& profile, const PoolQueues& queues, std::string&
   if (!profile.description.empty()) out += "    description: " + YamlQuote(profile.description) + "\n";
 }
 
-void WritePolicy(const Policy& policy, std::string& out) {
+void WritePolicy(const Policy& policy, const Config& config, std::string& out) {
   out += "  - name: " + YamlQuote(policy.name) + "\n";
   out += "    reserved: " + Amount(policy.reserved) + "\n";
   if (policy.limit) out += "    limit: " + Amount(*policy.limit) + "\n";
@@ -71,6 +118,9 @@ void WritePolicy(const Policy& policy, std::string& out) {
   }
   if (!policy.description.empty()) out += "    description: " + YamlQuote(policy.description) + "\n";
   if (policy.paused) out += "    paused: true\n";
+  if (!IsDefaultPolicyNamespace(config, policy)) {
+    out += "    kubernetes: {namespace: " + YamlQuote(policy.kubernetes.ns) + "}\n";
+  }
 }
 
 template <typename T, typename Write>
@@ -82,9 +132,9 @@ void WriteList(const char* key, const std::vector<T>& items, Write write, std::s
 
 }  // namespace
 
-std::string CanonicalEntry(const Pool& pool) {
+std::string CanonicalEntry(const Pool& pool, const Config& config) {
   std::string out;
-  WritePool(pool, out);
+  WritePool(pool, config, out);
   return out;
 }
 
@@ -94,11 +144,25 @@ std::string CanonicalEntry(const Profile& profile, const Config& config) {
   return out;
 }
 
-std::string CanonicalEntry(const Policy& policy) {
+std::string CanonicalEntry(const Policy& policy, const Config& config) {
   std::string out;
-  WritePolicy(policy, out);
+  WritePolicy(policy, config, out);
   return out;
 }
+
+namespace {
+const Config& DefaultSettings() {
+  static const Config config = [] {
+    Config c;
+    ApplyDefaults(c);
+    return c;
+  }();
+  return config;
+}
+}  // namespace
+
+std::string CanonicalEntry(const Pool& pool) { return CanonicalEntry(pool, DefaultSettings()); }
+std::string CanonicalEntry(const Policy& policy) { return CanonicalEntry(policy, DefaultSettings()); }
 
 std::string YamlQuote(std::string_view text) {
   static constexpr char kHex[] = "0123456789ABCDEF";
@@ -140,11 +204,13 @@ std::string WriteCanonical(const Config& config) {
   out += "apiVersion: rescfg/v1\n";
   out += "kind: ResourceConfiguration\n";
   out += config.enabled ? "enabled: true\n" : "enabled: false\n";
-  WriteList("pools", config.pools, &WritePool, out);
+  WriteKubernetes(config.kubernetes, out);
+  WriteList("pools", config.pools, [&](const Pool& pool, std::string& text) { WritePool(pool, config, text); }, out);
   const PoolQueues queues(config);
   WriteList("profiles", config.profiles,
             [&](const Profile& profile, std::string& text) { WriteProfile(profile, queues, text); }, out);
-  WriteList("policies", config.policies, &WritePolicy, out);
+  WriteList("policies", config.policies,
+            [&](const Policy& policy, std::string& text) { WritePolicy(policy, config, text); }, out);
   return out;
 }
 

@@ -21,9 +21,13 @@ std::string WriteCanonical(const Config& config);
 
 /// The canonical list entry of one entity ("  - name: ...\n    key: ...\n"),
 /// as it appears in WriteCanonical.
-std::string CanonicalEntry(const Pool& pool);
-/// (A profile's links name their queue only where it is not the pool's.)
+/// (Kubernetes settings appear only where they are not the defaults, and a
+/// profile's links name their queue only where it is not the pool's.)
+std::string CanonicalEntry(const Pool& pool, const Config& config);
 std::string CanonicalEntry(const Profile& profile, const Config& config);
+std::string CanonicalEntry(const Policy& policy, const Config& config);
+/// The same against the default top-level settings (no `kubernetes:` block).
+std::string CanonicalEntry(const Pool& pool);
 std::string CanonicalEntry(const Policy& policy);
 
 /// `text` as a YAML double-quoted scalar, with escapes for '"', '\' and

@@ -37,13 +37,51 @@ std::string QualifiedNameProblem(std::string_view name) {
   }
   if (local.empty()) return "the name after the prefix is empty";
   if (local.size() > 63) return "the name after the prefix is longer than 63 characters";
-  if (!Alnum(local.front()) || !Alnum(local.back())) return "it must start and end with a letter or digit";
-  for (char c : local) {
+  return LabelValueProblem(local);
+}
+
+std::string ResourceNameProblem(std::string_view name) { return QualifiedNameProblem(name); }
+
+std::string Dns1123LabelProblem(std::string_view text) {
+  if (text.empty()) return "it is empty";
+  if (text.size() > 63) return "it is longer than 63 characters";
+  if (!LowerAlnum(text.front()) || !LowerAlnum(text.back())) {
+    return "it must start and end with a lowercase letter or digit";
+  }
+  for (char c : text) {
+    if (!LowerAlnum(c) && c != '-') return "only lowercase letters, digits and '-' are allowed";
+  }
+  return "";
+}
+
+std::string LabelKeyProblem(std::string_view key) { return QualifiedNameProblem(key); }
+
+std::string LabelValueProblem(std::string_view value) {
+  if (value.empty()) return "";
+  if (value.size() > 63) return "it is longer than 63 characters";
+  if (!Alnum(value.front()) || !Alnum(value.back())) return "it must start and end with a letter or digit";
+  for (char c : value) {
     if (!Alnum(c) && c != '-' && c != '_' && c != '.') return "only letters, digits, '-', '_' and '.' are allowed";
   }
   return "";
 }
 
-std::string ResourceNameProblem(std::string_view name) { return QualifiedNameProblem(name); }
+std::string Dns1123Label(std::string_view name) {
+  std::string out;
+  bool dash = false;
+  for (char c : name) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (LowerAlnum(c)) {
+      if (dash && !out.empty()) out.push_back('-');
+      dash = false;
+      out.push_back(c);
+    } else {
+      dash = true;
+    }
+  }
+  if (out.size() > 63) out.resize(63);
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
 
 }  // namespace rescfg

@@ -5,6 +5,7 @@
 #include "edit_distance.h"
 #include "file_io.h"
 #include "config/k8s_names.h"
+#include "config/kubernetes.h"
 #include "input_limits.h"
 #include "text_check.h"
 #include "validate/validate.h"
@@ -238,7 +239,8 @@ Pool ConfigReader::ReadPool(const YAML::Node& node, size_t index, bool* ok) {
     return pool;
   }
   MapReader map(node, path,
-                {"name", "resources", "queue", "description", "paused", "executionPriority", "gpuFractions"},
+                {"name", "resources", "queue", "description", "paused", "executionPriority", "gpuFractions",
+                 "kubernetes"},
                 file_, findings_);
   *ok = false;
   if (auto n = map.Get("name")) {
@@ -272,6 +274,7 @@ Pool ConfigReader::ReadPool(const YAML::Node& node, size_t index, bool* ok) {
     pool.gpu_fractions_mark = MarkOf(*g);
     if (auto fractions = ReadGpuFractions(*g, path + ".gpuFractions")) pool.gpu_fractions = *fractions;
   }
+  if (auto k = map.Get("kubernetes")) pool.kubernetes = ReadPoolKubernetes(*k, path + ".kubernetes", file_, findings_);
   return pool;
 }
 
@@ -415,8 +418,8 @@ Policy ConfigReader::ReadPolicy(const YAML::Node& node, size_t index, bool* ok) 
     Error("wrong-type", MarkOf(node), path, "a policy must be a mapping, found " + DescribeNode(node));
     return policy;
   }
-  MapReader map(node, path, {"name", "reserved", "limit", "profiles", "description", "paused"}, file_,
-                findings_);
+  MapReader map(node, path, {"name", "reserved", "limit", "profiles", "description", "paused", "kubernetes"},
+                file_, findings_);
   if (auto n = map.Get("name")) {
     policy.name_mark = MarkOf(*n);
     if (auto name = Name(*n, path + ".name")) { policy.name = *name; *ok = true; }
@@ -438,6 +441,9 @@ Policy ConfigReader::ReadPolicy(const YAML::Node& node, size_t index, bool* ok) 
     policy.paused_mark = MarkOf(*p);
     policy.paused = Bool(*p, path + ".paused", "paused").value_or(false);
   }
+  if (auto k = map.Get("kubernetes")) {
+    policy.kubernetes = ReadPolicyKubernetes(*k, path + ".kubernetes", file_, findings_);
+  }
   if (auto p = map.Get("profiles")) policy.profiles_mark = MarkOf(*p);
   auto entries = List(map, "profiles", path);
   for (size_t i = 0; i < entries.size(); ++i) {
@@ -456,7 +462,7 @@ Config ConfigReader::Read(const YAML::Node& root) {
           "kind: ResourceConfiguration, found " + DescribeNode(root));
     return config;
   }
-  MapReader map(root, "", {"apiVersion", "kind", "enabled", "pools", "profiles", "policies"},
+  MapReader map(root, "", {"apiVersion", "kind", "enabled", "kubernetes", "pools", "profiles", "policies"},
                 file_, findings_);
   if (auto v = map.Get("apiVersion")) {
     auto text = Scalar(*v, "apiVersion");
@@ -477,6 +483,7 @@ Config ConfigReader::Read(const YAML::Node& root) {
     Missing(map, "", "kind");
   }
   if (auto e = map.Get("enabled")) config.enabled = Bool(*e, "enabled", "enabled").value_or(true);
+  if (auto k = map.Get("kubernetes")) config.kubernetes = ReadKubernetesSettings(*k, "kubernetes", file_, findings_);
   bool ok = false;
   auto pools = List(map, "pools", "");
   for (size_t i = 0; i < pools.size(); ++i) {

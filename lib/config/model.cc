@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "config/k8s_names.h"
+
 namespace rescfg {
 
 const char* QueueingName(Queueing q) {
@@ -35,6 +37,20 @@ bool PoolQueues::IsDefault(const Link& link) const {
   return it != queue_of_.end() && link.queue == it->second;
 }
 
+std::vector<KubernetesLabel> DefaultNodeLabels(const Config& config, const Pool& pool) {
+  return {{config.kubernetes.pool_label, Dns1123Label(pool.name), {}}};
+}
+
+bool IsDefaultPoolKubernetes(const Config& config, const Pool& pool) {
+  const PoolKubernetes& k = pool.kubernetes;
+  return (!k.node_labels || *k.node_labels == DefaultNodeLabels(config, pool)) && k.node_taints.empty() &&
+         k.tolerations.empty();
+}
+
+bool IsDefaultPolicyNamespace(const Config& config, const Policy& policy) {
+  return policy.kubernetes.ns.empty() || policy.kubernetes.ns == config.kubernetes.ns;
+}
+
 std::string DefaultPolicyQueue(const std::string& policy, const std::string& profile) {
   return policy + "/" + profile;
 }
@@ -62,6 +78,11 @@ class Involved {
 }  // namespace
 
 void ApplyDefaults(Config& config) {
+  KubernetesSettings& k8s = config.kubernetes;
+  if (k8s.ns.empty()) k8s.ns = KubernetesSettings::kDefaultNamespace;
+  if (k8s.cohort.empty()) k8s.cohort = KubernetesSettings::kDefaultCohort;
+  if (k8s.pool_label.empty()) k8s.pool_label = KubernetesSettings::kDefaultPoolLabel;
+  if (k8s.gpu_resource.empty()) k8s.gpu_resource = KubernetesSettings::kDefaultGpuResource;
   // The first pool and profile of each name (later ones are duplicate-name errors).
   std::unordered_map<std::string_view, size_t> pool_index, profile_index;
   for (size_t x = 0; x < config.pools.size(); ++x) pool_index.emplace(config.pools[x].name, x);
@@ -82,6 +103,10 @@ void ApplyDefaults(Config& config) {
   for (size_t x = 0; x < config.pools.size(); ++x) {
     Pool& pool = config.pools[x];
     if (pool.queue.empty()) pool.queue = pool.name;
+    if (!pool.kubernetes.node_labels) pool.kubernetes.node_labels = DefaultNodeLabels(config, pool);
+    for (auto& toleration : pool.kubernetes.tolerations) {
+      if (toleration.op.empty()) toleration.op = "Equal";
+    }
     // A later pool of the same name gets the first one's list.
     if (!pool.execution_priority) pool.execution_priority = linked.Of(pool_index.at(pool.name));
   }
@@ -94,6 +119,7 @@ void ApplyDefaults(Config& config) {
     if (!profile.policy_priority) profile.policy_priority = using_policies.Of(profile_index.at(profile.name));
   }
   for (auto& policy : config.policies) {
+    if (policy.kubernetes.ns.empty()) policy.kubernetes.ns = k8s.ns;
     for (auto& entry : policy.profiles) {
       if (!entry.queue) entry.queue = DefaultPolicyQueue(policy.name, entry.profile);
     }

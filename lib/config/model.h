@@ -58,6 +58,61 @@ struct GpuFractions {
   bool operator==(const GpuFractions&) const = default;
 };
 
+/// Kubernetes settings of the Kueue export (rescfg(5) KUBERNETES). Strings
+/// are "" until ApplyDefaults gives them their defaults.
+struct KubernetesLabel {
+  std::string key, value;
+  Mark mark;
+  bool operator==(const KubernetesLabel&) const = default;
+};
+
+struct KubernetesTaint {
+  std::string key, value, effect;  ///< effect: NoSchedule | PreferNoSchedule | NoExecute
+  Mark mark;
+  bool operator==(const KubernetesTaint&) const = default;
+};
+
+struct KubernetesToleration {
+  std::string key;       ///< "" matches every key (operator Exists)
+  std::string op;        ///< Equal | Exists; "" until ApplyDefaults: Equal
+  std::string value;
+  std::string effect;    ///< "" matches every effect
+  std::optional<int64_t> seconds;  ///< tolerationSeconds, with effect NoExecute only
+  Mark mark;
+  bool operator==(const KubernetesToleration&) const = default;
+};
+
+/// A pool's ResourceFlavor: the nodes it stands for.
+struct PoolKubernetes {
+  /// Sorted by key. Default {<kubernetes.poolLabel>: <the pool's DNS-1123 name>}.
+  std::optional<std::vector<KubernetesLabel>> node_labels;
+  std::vector<KubernetesTaint> node_taints;
+  std::vector<KubernetesToleration> tolerations;
+  Mark mark, node_labels_mark;
+  bool operator==(const PoolKubernetes&) const = default;
+};
+
+struct PolicyKubernetes {
+  std::string ns;  ///< its LocalQueues' namespace; default: kubernetes.namespace
+  Mark mark, namespace_mark;
+  bool operator==(const PolicyKubernetes&) const = default;
+};
+
+/// The top-level `kubernetes:` block.
+struct KubernetesSettings {
+  static constexpr const char* kDefaultNamespace = "default";
+  static constexpr const char* kDefaultCohort = "rescfg";
+  static constexpr const char* kDefaultPoolLabel = "rescfg.io/pool";
+  static constexpr const char* kDefaultGpuResource = "nvidia.com/gpu";
+  std::string ns;              ///< LocalQueues' namespace when a policy names none
+  std::string cohort;          ///< the root Cohort
+  std::string pool_label;      ///< node label key of a pool's default nodeLabels
+  std::string gpu_resource;    ///< what a pod requests per whole GPU
+  std::string ticks_resource;  ///< "" (account in GPUs) or the integer resource counting ticks
+  Mark mark, namespace_mark, cohort_mark, pool_label_mark, gpu_resource_mark, ticks_resource_mark;
+  bool operator==(const KubernetesSettings&) const = default;
+};
+
 struct Pool {
   std::string name;
   Quantity resources;
@@ -65,6 +120,7 @@ struct Pool {
   std::string description;
   bool paused = false;  ///< drained: running jobs stay, nothing new is placed
   GpuFractions gpu_fractions;
+  PoolKubernetes kubernetes;
   std::optional<std::vector<NameRef>> execution_priority;  ///< default: linked profiles in file order
   Mark mark, name_mark, resources_mark, queue_mark, execution_priority_mark, paused_mark, gpu_fractions_mark;
   bool operator==(const Pool&) const = default;
@@ -96,6 +152,7 @@ struct Policy {
   std::vector<PolicyProfile> profiles;
   std::string description;
   bool paused = false;             ///< frozen: running jobs stay, none of its queued jobs starts
+  PolicyKubernetes kubernetes;
   Mark mark, name_mark, reserved_mark, limit_mark, profiles_mark, paused_mark;
   bool operator==(const Policy&) const = default;
 };
@@ -104,6 +161,7 @@ struct Config {
   std::string api_version = "rescfg/v1";
   std::string kind = "ResourceConfiguration";
   bool enabled = true;
+  KubernetesSettings kubernetes;
   std::vector<Pool> pools;
   std::vector<Profile> profiles;
   std::vector<Policy> policies;
@@ -129,6 +187,14 @@ class PoolQueues {
  private:
   std::unordered_map<std::string_view, std::string_view> queue_of_;
 };
+
+/// A pool's nodeLabels when it gives none: {kubernetes.poolLabel: its
+/// DNS-1123 name}. Needs the top-level defaults applied.
+std::vector<KubernetesLabel> DefaultNodeLabels(const Config& config, const Pool& pool);
+/// Whether a pool's Kubernetes settings (defaults applied) are all defaults.
+bool IsDefaultPoolKubernetes(const Config& config, const Pool& pool);
+/// Whether a policy's namespace (defaults applied) is the top-level one.
+bool IsDefaultPolicyNamespace(const Config& config, const Policy& policy);
 
 /// The queue of a policy's profile entry once defaults are applied.
 std::string DefaultPolicyQueue(const std::string& policy, const std::string& profile);

@@ -106,7 +106,45 @@ struct Sides {
   PoolQueues old_queues{old_config}, new_queues{new_config};
 };
 
-void DiffPool(const Pool& a, const Pool& b, const Sides&, std::vector<Change>* out) {
+std::string LabelsText(const std::optional<std::vector<KubernetesLabel>>& labels) {
+  std::string out = "{";
+  const auto& list = labels.value_or(std::vector<KubernetesLabel>{});
+  for (size_t i = 0; i < list.size(); ++i) out += (i ? ", " : "") + list[i].key + ": " + list[i].value;
+  return out + "}";
+}
+
+std::string TaintsText(const std::vector<KubernetesTaint>& taints) {
+  std::string out = "[";
+  for (size_t i = 0; i < taints.size(); ++i) {
+    out += (i ? ", " : "") + taints[i].key + "=" + taints[i].value + ":" + taints[i].effect;
+  }
+  return out + "]";
+}
+
+std::string TolerationsText(const std::vector<KubernetesToleration>& tolerations) {
+  std::string out = "[";
+  for (size_t i = 0; i < tolerations.size(); ++i) {
+    const auto& t = tolerations[i];
+    out += (i ? ", " : "") + t.key + (t.op == "Exists" ? " Exists" : "=" + t.value) + ":" + t.effect;
+    if (t.seconds) out += " " + std::to_string(*t.seconds) + "s";
+  }
+  return out + "]";
+}
+
+/// A pool's ResourceFlavor settings. Default nodeLabels follow
+/// kubernetes.poolLabel, whose change is reported once, at the top level.
+void DiffPoolKubernetes(const Pool& a, const Pool& b, const Sides& sides, Recorder& r) {
+  const bool both_default = a.kubernetes.node_labels == DefaultNodeLabels(sides.old_config, a) &&
+                            b.kubernetes.node_labels == DefaultNodeLabels(sides.new_config, b);
+  if (!both_default) {
+    r.Text("kubernetes.nodeLabels", LabelsText(a.kubernetes.node_labels), LabelsText(b.kubernetes.node_labels));
+  }
+  r.Text("kubernetes.nodeTaints", TaintsText(a.kubernetes.node_taints), TaintsText(b.kubernetes.node_taints));
+  r.Text("kubernetes.tolerations", TolerationsText(a.kubernetes.tolerations),
+         TolerationsText(b.kubernetes.tolerations));
+}
+
+void DiffPool(const Pool& a, const Pool& b, const Sides& sides, std::vector<Change>* out) {
   Recorder r(out, "pool", b.name);
   r.Amount("resources", a.resources, b.resources);
   r.Text("queue", a.queue, b.queue);
@@ -114,6 +152,7 @@ void DiffPool(const Pool& a, const Pool& b, const Sides&, std::vector<Change>* o
   r.Bool("paused", a.paused, b.paused);
   r.Order("executionPriority", Names(a.execution_priority), Names(b.execution_priority));
   r.Text("gpuFractions", FractionsText(a.gpu_fractions), FractionsText(b.gpu_fractions));
+  DiffPoolKubernetes(a, b, sides, r);
 }
 
 void DiffProfile(const Profile& a, const Profile& b, const Sides& sides, std::vector<Change>* out) {
@@ -147,7 +186,7 @@ void DiffProfile(const Profile& a, const Profile& b, const Sides& sides, std::ve
   r.Text("description", a.description, b.description);
 }
 
-void DiffPolicy(const Policy& a, const Policy& b, const Sides&, std::vector<Change>* out) {
+void DiffPolicy(const Policy& a, const Policy& b, const Sides& sides, std::vector<Change>* out) {
   Recorder r(out, "policy", b.name);
   r.Amount("reserved", a.reserved, b.reserved);
   r.OptionalAmount("limit", a.limit, b.limit);
@@ -174,11 +213,26 @@ void DiffPolicy(const Policy& a, const Policy& b, const Sides&, std::vector<Chan
   r.MemberOrder("profiles", old_profiles, new_profiles);
   r.Text("description", a.description, b.description);
   r.Bool("paused", a.paused, b.paused);
+  // A namespace that follows kubernetes.namespace on both sides changes with
+  // it, which is reported once, at the top level.
+  if (!IsDefaultPolicyNamespace(sides.old_config, a) || !IsDefaultPolicyNamespace(sides.new_config, b)) {
+    r.Text("kubernetes.namespace", a.kubernetes.ns, b.kubernetes.ns);
+  }
 }
 
-std::string Entry(const Pool& pool, const Config&) { return CanonicalEntry(pool); }
+/// The top-level `kubernetes:` settings.
+void DiffKubernetes(const KubernetesSettings& a, const KubernetesSettings& b, std::vector<Change>* out) {
+  Recorder r(out, "config", "");
+  r.Text("kubernetes.namespace", a.ns, b.ns);
+  r.Text("kubernetes.cohort", a.cohort, b.cohort);
+  r.Text("kubernetes.poolLabel", a.pool_label, b.pool_label);
+  r.Text("kubernetes.gpuResource", a.gpu_resource, b.gpu_resource);
+  r.Text("kubernetes.ticksResource", a.ticks_resource, b.ticks_resource);
+}
+
+std::string Entry(const Pool& pool, const Config& config) { return CanonicalEntry(pool, config); }
 std::string Entry(const Profile& profile, const Config& config) { return CanonicalEntry(profile, config); }
-std::string Entry(const Policy& policy, const Config&) { return CanonicalEntry(policy); }
+std::string Entry(const Policy& policy, const Config& config) { return CanonicalEntry(policy, config); }
 
 /// `ordered`: whether the order of the entities means something (profiles
 /// and policies: default priority lists follow it; pools: nothing does).
@@ -250,6 +304,7 @@ ConfigDiff DiffConfigs(const Config& a, const Config& b) {
     diff.changes.push_back({ChangeOp::kChanged, "config", "", "enabled", DiffValue::Bool(a.enabled),
                             DiffValue::Bool(b.enabled), ""});
   }
+  DiffKubernetes(a.kubernetes, b.kubernetes, &diff.changes);
   const Sides sides{a, b, PoolQueues(a), PoolQueues(b)};
   DiffEntities("pool", "pools", a.pools, b.pools, sides, &DiffPool, /*ordered=*/false, &diff.changes);
   DiffEntities("profile", "profiles", a.profiles, b.profiles, sides, &DiffProfile, /*ordered=*/true, &diff.changes);

@@ -1,0 +1,57 @@
+#pragma once
+/// Turning pool sizes, reservations and limits into Kueue quota.
+///
+/// rescfg keeps a reservation pool-agnostic: it holds in whichever pools the
+/// policy's jobs reach. Kueue quota belongs to one flavor. So each
+/// reservation is split over the pools its policy reaches, with the
+/// maximum flow of the reservation check (source -> policy, its reservation
+/// -> each pool it reaches -> sink, the pool's size): a split that honours
+/// every reservation at once, filled in link order where it has a choice.
+/// What no reservation takes is the pools' shared quota. Per pool, the
+/// shares add up to its size (SPEC §7.2).
+///
+/// A limit caps a policy's use of all pools together; Kueue caps each flavor
+/// apart. A limit no lower than the pools the policy reaches caps nothing;
+/// a lower one is split over those pools, each filled up to its size in
+/// link order after the reservation, so the caps add up to the limit.
+///
+/// Errors (exit 2): kueue-fractional-pool (counted in whole GPUs, a pool
+/// size must be whole), kueue-quota-overflow (counted in ticks, all pools
+/// together must fit a 64-bit quantity). Findings: kueue-rounded (counted
+/// in whole GPUs, a fractional reservation or limit is rounded down),
+/// kueue-split-reservation, kueue-split-limit (how they were split).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/model.h"
+#include "export/export.h"
+#include "export/kueue_requests.h"
+
+namespace rescfg {
+
+struct KueuePolicyQuota {
+  std::vector<size_t> reach;      ///< pool indexes its profiles link, in their order, once each
+  std::vector<bool> reached;      ///< per reach entry: its jobs fit there (dynamic, or allotment <= size)
+  std::vector<int64_t> reserved;  ///< per reach entry: its share of the reservation, in quota units
+  bool capped = false;            ///< the limit is lower than what it reaches: `cap` holds
+  std::vector<int64_t> cap;       ///< per reach entry: at most this much there
+};
+
+struct KueueQuota {
+  std::vector<int64_t> size;    ///< per pool, in quota units
+  std::vector<int64_t> shared;  ///< per pool: what no reservation takes
+  std::vector<KueuePolicyQuota> policies;
+};
+
+/// An amount as quota units: whole GPUs (rounded down) or ticks.
+int64_t QuotaUnits(Quantity amount, const KueueUnits& units);
+/// Quota units as an amount, for messages.
+Quantity QuotaAmount(int64_t quota, const KueueUnits& units);
+
+/// Splits the quota of a valid configuration (defaults applied).
+KueueQuota SplitQuota(const Config& config, const KueueUnits& units, const std::string& file,
+                      std::vector<ExportFinding>* findings, std::vector<Finding>* errors);
+
+}  // namespace rescfg

@@ -1,0 +1,185 @@
+#!/bin/bash
+# rescfg export kueue from the command line: exit codes, findings with their
+# configuration paths on stderr and as JSON data, -o written atomically and
+# never on unusable input, the provisioned state as the source, and the
+# configurations Kueue cannot hold. Usage: kueue_export_test.sh RESCFG SOURCE_DIR
+source "$(dirname "$0")/harness.sh" "$@"
+lacks() { ! grep -qF -- "$2" "$1" || { fail "$1 holds '$2'"; sed 's/^/  | /' "$1" >&2; }; }
+
+# The worked example: exit 1, the documents on stdout, one finding a line on stderr.
+expect 1 "$RESCFG" export kueue --config "$EXAMPLE"
+cp out.txt worked.yaml
+contains out.txt "kind: ResourceFlavor"
+contains out.txt "  name: h100-half-a-superpod"
+contains out.txt "  parentName: rescfg"
+contains out.txt "    - {name: \"nvidia.com/gpu\", nominalQuota: 8}"
+contains out.txt "  flavorFungibility: {whenCanBorrow: MayStopSearch, whenCanPreempt: TryNextFlavor}"
+contains out.txt "  clusterQueue: research-4xgpu"
+contains out.txt "kind: WorkloadPriorityClass"
+[ "$(grep -c '^---$' out.txt)" = 21 ] || fail "expected 21 objects, got $(grep -c '^---$' out.txt)"
+[ "$(wc -l < err.txt)" = 9 ] || fail "expected 9 findings, got $(wc -l < err.txt)"
+contains err.txt "worked-example.yaml:37:15: kueue-split-reservation: policies[Dev].reserved: the reservation 8 of 'Dev' holds in whichever pools its jobs reach, but Kueue quota belongs to one flavor: it is split as 8 in 'Bare Metal Low END GPUs' and 0 in 'H100 Half a Superpod'"
+contains err.txt "worked-example.yaml:42:15: kueue-split-reservation: policies[Research].reserved:"
+contains err.txt "worked-example.yaml:15:24: kueue-execution-priority: pools[H100 Half a Superpod].executionPriority: Kueue cannot order workloads per flavor"
+contains err.txt "worked-example.yaml:30:21: kueue-policy-priority: profiles[4xGPU].policyPriority: Kueue's priority is not strict"
+contains err.txt "worked-example.yaml:20:9: kueue-fraction: profiles[0.5xGPU].links[0]: a job of '0.5xGPU' needs 0.5 GPU"
+contains err.txt "worked-example.yaml:26:16: kueue-fixed-allotment: profiles[4xGPU].allotment: Kueue charges each workload what its pods request"
+grep -q '^rescfg: warning: ' err.txt || fail "findings are not warnings on stderr"
+
+# Same input, byte-identical output; -o writes the same documents.
+expect 1 "$RESCFG" export kueue --config "$EXAMPLE" -o objects.yaml
+cmp -s objects.yaml worked.yaml || fail "-o differs from stdout"
+[ -s out.txt ] && fail "-o still prints the documents"
+
+# --format json: the documents and the findings as data.
+expect 1 "$RESCFG" export kueue --config "$EXAMPLE" --format json
+python3 - out.txt worked.yaml <<'PY' || fail "json output"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["kind"] == "Export" and doc["target"] == "kueue", doc.keys()
+assert doc["documents"] == open(sys.argv[2]).read()
+codes = sorted(f["code"] for f in doc["findings"])
+assert codes == sorted(["kueue-execution-priority", "kueue-fixed-allotment", "kueue-fixed-allotment",
+                        "kueue-fixed-allotment", "kueue-fixed-allotment", "kueue-fraction",
+                        "kueue-policy-priority", "kueue-split-reservation", "kueue-split-reservation"]), codes
+dev = [f for f in doc["findings"] if f["path"] == "policies[Dev].reserved"][0]
+assert dev["line"] == 37 and "split as 8 in" in dev["message"], dev
+PY
+# ... and the objects as data: the YAML documents, as JSON.
+for config in "$EXAMPLE" "$SRC/testdata/valid/kubernetes.yaml"; do
+  "$RESCFG" export kueue --config "$config" --format json > objects.json 2> /dev/null
+  python3 - objects.json <<'PY' || fail "$config: the JSON objects differ from the YAML documents"
+import json, sys, yaml
+doc = json.load(open(sys.argv[1]))
+assert doc["objects"] == [o for o in yaml.safe_load_all(doc["documents"]) if o is not None]
+assert len(doc["objects"]) > 10
+PY
+done
+
+# From the provisioned state: the same objects.
+expect 0 "$RESCFG" provision "$EXAMPLE" --state st
+expect 1 "$RESCFG" export kueue --state st
+cmp -s out.txt worked.yaml || fail "the state's export differs from the file's"
+
+# A faithful export exits 0: one pool, a dynamic profile, reservation and limit in it.
+cat > exact.yaml <<'EOF'
+apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools:
+  - {name: Rack, resources: 8}
+  - {name: Spare, resources: 2}
+  - {name: Old, resources: 2, paused: true}
+  - {name: Gone, resources: 1, paused: true}
+profiles:
+  - {name: flex, allotment: 1, dynamic: {parameter: runtime.gpus}, queueing: StrictFIFO, links: [{pool: Rack}]}
+  - {name: solo, allotment: 1, dynamic: {parameter: runtime.gpus}, links: [{pool: Spare}, {pool: Old}]}
+  - {name: stale, allotment: 1, dynamic: {parameter: runtime.gpus}, links: [{pool: Gone}]}
+policies:
+  - {name: Team, reserved: 2, limit: 6, profiles: [flex]}
+  - {name: Frozen, paused: true, profiles: [solo]}
+  - {name: Idle, profiles: [stale]}
+EOF
+expect 0 "$RESCFG" export kueue --config exact.yaml
+[ -s err.txt ] && fail "a faithful export prints findings: $(cat err.txt)"
+contains out.txt "  queueingStrategy: StrictFIFO"
+contains out.txt "    - {key: \"rescfg.io/paused\", value: \"true\", effect: NoSchedule}"
+contains out.txt "    - {name: \"nvidia.com/gpu\", nominalQuota: 2, borrowingLimit: 4}"
+# Held: the paused policy's queue, and the one whose pools are all paused.
+[ "$(grep -c 'stopPolicy: Hold' out.txt)" = 2 ] || fail "expected 2 held ClusterQueues"
+awk '/^---$/ {doc = ""} {doc = doc $0 "\n"} /stopPolicy: Hold/ && doc ~ /name: idle-stale\n/ {held = 1}
+     END {exit !held}' out.txt || fail "idle-stale is not held"
+sed 's/^kind: ResourceConfiguration$/&\nenabled: false/' exact.yaml > disabled.yaml
+expect 0 "$RESCFG" export kueue --config disabled.yaml
+[ "$(grep -c 'stopPolicy: Hold' out.txt)" = 3 ] || fail "enabled: false does not hold every ClusterQueue"
+
+# Counted in ticks: exact fractions, and the transformations Kueue needs.
+cat > ticks.yaml <<'EOF'
+apiVersion: rescfg/v1
+kind: ResourceConfiguration
+kubernetes: {ticksResource: rescfg.io/gpu-ticks, namespace: ml}
+pools:
+  - {name: a, resources: 7.5, gpuFractions: {mig: {"1/7": nvidia.com/mig-1g.10gb}}}
+profiles:
+  - {name: seventh, allotment: "1/7", dynamic: {parameter: runtime.gpus}, links: [{pool: a}]}
+policies:
+  - {name: t, reserved: "1/7", profiles: [seventh], kubernetes: {namespace: team-t}}
+EOF
+expect 0 "$RESCFG" export kueue --config ticks.yaml
+contains out.txt "#       - {input: nvidia.com/mig-1g.10gb, strategy: Replace, outputs: {rescfg.io/gpu-ticks: \"1287000000\"}}"
+contains out.txt "    - {name: \"rescfg.io/gpu-ticks\", nominalQuota: 1287000000}"
+contains out.txt "    - {name: \"rescfg.io/gpu-ticks\", nominalQuota: 66280500000}"  # 7.5 - 1/7
+contains out.txt "  namespace: team-t"
+contains out.txt "matchLabels: {kubernetes.io/metadata.name: team-t}"
+
+# Unusable input: exit 2, the reason with its line, nothing written to -o.
+unusable() {  # unusable CONFIG TEXT...: exit 2, each TEXT on stderr, kept.yaml untouched
+  local config=$1; shift
+  echo "keep me" > kept.yaml
+  expect 2 "$RESCFG" export kueue --config "$config" -o kept.yaml
+  for text in "$@"; do contains err.txt "$text"; done
+  [ "$(cat kept.yaml)" = "keep me" ] || fail "$config: -o was written"
+  [ -s out.txt ] && fail "$config: stdout is not empty"
+}
+cat > collide.yaml <<'EOF'
+apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools:
+  - {name: GPUs, resources: 8}
+  - {name: gpus, resources: 8}
+profiles:
+  - {name: p, allotment: 1, links: [{pool: GPUs}, {pool: gpus}]}
+policies:
+  - {name: Dev Team, profiles: [p]}
+  - {name: dev-team, profiles: [p]}
+EOF
+unusable collide.yaml \
+  "rescfg: error: collide.yaml:5:12: kueue-name-collision: pool 'gpus' and pool 'GPUs' (line 4) both become the Kueue ResourceFlavor 'gpus'" \
+  "collide.yaml:10:12: kueue-name-collision: policy 'dev-team' and policy 'Dev Team' (line 9) both become the Kueue Cohort 'dev-team'" \
+  "collide.yaml:10:33: kueue-name-collision: policy queue 'dev-team/p' and policy queue 'Dev Team/p' (line 9) both become the Kueue ClusterQueue 'dev-team-p'"
+long=$(printf 'x%.0s' {1..70})
+sed "s/name: GPUs,/name: ${long}A,/; s/name: gpus,/name: ${long}B,/; s/pool: GPUs/pool: ${long}A/; s/pool: gpus/pool: ${long}B/; s/dev-team/Ops/" \
+  collide.yaml > long.yaml
+unusable long.yaml "long.yaml:5:12: kueue-name-collision: pool '${long}B' and pool '${long}A' (line 4) both become the Kueue ResourceFlavor '$(printf 'x%.0s' {1..63})'"
+sed 's/resources: 8}/resources: 7.5}/' exact.yaml > fractional.yaml
+unusable fractional.yaml "fractional.yaml:4:29: kueue-fractional-pool: pool 'Rack' holds 7.5 GPUs, not a whole number"
+cat > badlabel.yaml <<'EOF'
+apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools:
+  - name: a
+    resources: 8
+    kubernetes:
+      nodeLabels: {"gpu type": h100}
+      nodeTaints: [{key: dedicated, effect: Sometimes}]
+profiles:
+  - {name: p, allotment: 1, links: [{pool: a}]}
+policies:
+  - {name: t, profiles: [p]}
+EOF
+unusable badlabel.yaml \
+  "badlabel.yaml:7:20: bad-kubernetes: 'gpu type' is not a Kubernetes label key" \
+  "badlabel.yaml:8:45: bad-kubernetes: unknown taint effect 'Sometimes' (use NoSchedule, PreferNoSchedule or NoExecute)"
+expect 1 "$RESCFG" validate badlabel.yaml
+contains out.txt "error[bad-kubernetes]: pools[a].kubernetes.nodeLabels[gpu type]"
+
+# More pools than a resource group holds.
+{
+  printf 'apiVersion: rescfg/v1\nkind: ResourceConfiguration\npools:\n'
+  for i in $(seq 65); do echo "  - {name: p$i, resources: 1}"; done
+  printf 'profiles:\n  - name: wide\n    allotment: 1\n    links:\n'
+  for i in $(seq 65); do echo "      - {pool: p$i}"; done
+  printf 'policies:\n  - {name: t, profiles: [wide]}\n'
+} > wide.yaml
+unusable wide.yaml "kueue-too-many-flavors: profile 'wide' spans 65 pools, but a Kueue resource group lists at most 64 flavors"
+
+# The clearml-agent flags are errors with kueue.
+expect 2 "$RESCFG" export kueue --config "$EXAMPLE" --pool "H100 Half a Superpod"
+contains err.txt "--pool and --mode apply to export clearml-agent, not kueue"
+expect 2 "$RESCFG" export kueue --config "$EXAMPLE" --mode daemon
+
+# --help teaches the targets.
+expect 0 "$RESCFG" export --help
+contains out.txt "kueue"
+
+[ "$failures" -eq 0 ] || exit 1
+echo PASS

@@ -1,0 +1,283 @@
+/// rescfg export kueue: names, quota split, priorities, requests and
+/// objects, on small configurations and as properties of random ones.
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "config/loader.h"
+#include "export/kueue.h"
+#include "export/kueue_names.h"
+#include "export/kueue_objects.h"
+#include "export/kueue_priority.h"
+#include "export/kueue_quota.h"
+#include "export/kueue_requests.h"
+#include "export/kueue_rules.h"
+#include "validate/validate.h"
+
+#include "support/kueue_export.h"
+
+namespace rescfg {
+namespace {
+
+/// A valid configuration with defaults applied; fails the test otherwise.
+Config Valid(const std::string& yaml) {
+  auto config = testing::ValidConfig(yaml);
+  EXPECT_TRUE(config.has_value()) << yaml;
+  return config.value_or(Config{});
+}
+
+using Made = testing::KueueMade;
+Made Make(const Config& config) { return testing::MakeKueue(config); }
+
+/// "code line path" of each error.
+std::vector<std::string> Errors(const ExportResult& r) {
+  std::vector<std::string> out;
+  for (const Finding& f : r.errors) out.push_back(f.code + " " + std::to_string(f.mark.line) + " " + f.path);
+  return out;
+}
+
+std::vector<std::string> Codes(const std::vector<ExportFinding>& findings) { return testing::FindingCodes(findings); }
+
+bool Has(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+const KueueCohort* CohortNamed(const KueueObjects& o, const std::string& name) {
+  for (const auto& c : o.cohorts) if (c.meta.name == name) return &c;
+  return nullptr;
+}
+
+/// Sum of the nominal quotas of `resource` per flavor over every Cohort and ClusterQueue.
+std::map<std::string, int64_t> NominalPerFlavor(const KueueObjects& o, const std::string& resource) {
+  std::map<std::string, int64_t> sums;
+  auto add = [&](const std::vector<KueueResourceGroup>& groups) {
+    for (const auto& g : groups)
+      for (const auto& f : g.flavors)
+        for (const auto& r : f.resources) if (r.name == resource) sums[f.name] += r.nominal;
+  };
+  for (const auto& c : o.cohorts) add(c.groups);
+  for (const auto& q : o.cluster_queues) add(q.groups);
+  return sums;
+}
+
+const char* kWorked = R"(pools:
+  - {name: Bare Metal Low END GPUs, resources: 8, queue: bare-metal}
+  - name: H100 Half a Superpod
+    resources: 8
+    queue: h100-pool
+    executionPriority: [2xGPU, 4xGPU, 8xGPU, 0.5xGPU]
+profiles:
+  - {name: 0.5xGPU, allotment: 0.5, links: [{pool: H100 Half a Superpod, queue: h100-half}]}
+  - {name: 2xGPU, allotment: 2, links: [{pool: H100 Half a Superpod, queue: h100-2gpu}]}
+  - name: 4xGPU
+    allotment: 4
+    links:
+      - {pool: Bare Metal Low END GPUs}
+      - {pool: H100 Half a Superpod, queue: h100-4gpu}
+    policyPriority: [Dev, Research]
+  - {name: 8xGPU, allotment: 8, links: [{pool: H100 Half a Superpod, queue: h100-8gpu}]}
+policies:
+  - {name: Dev, reserved: 8, limit: 16, profiles: [{profile: 4xGPU, queue: dev-4gpu}]}
+  - {name: Research, reserved: 8, limit: 16, profiles: [4xGPU]}
+  - {name: Sandbox, profiles: [0.5xGPU, 2xGPU, 8xGPU]}
+)";
+
+TEST(KueueExport, WorkedExampleSplitsEachReservationOntoOnePool) {
+  Made m = Make(Valid(kWorked));
+  ASSERT_TRUE(m.errors.empty());
+  const KueueCohort* dev = CohortNamed(m.objects, "dev");
+  const KueueCohort* research = CohortNamed(m.objects, "research");
+  ASSERT_TRUE(dev && research);
+  EXPECT_EQ(dev->parent, "rescfg");
+  ASSERT_EQ(dev->groups.size(), 1u);
+  ASSERT_EQ(dev->groups[0].flavors.size(), 1u);
+  EXPECT_EQ(dev->groups[0].flavors[0].name, "bare-metal-low-end-gpus");  // its first link
+  EXPECT_EQ(dev->groups[0].flavors[0].resources[0].nominal, 8);
+  EXPECT_FALSE(dev->groups[0].flavors[0].resources[0].borrowing_limit);  // 16 >= 8 + 8: no cap
+  EXPECT_EQ(research->groups[0].flavors[0].name, "h100-half-a-superpod");
+  for (auto [flavor, sum] : NominalPerFlavor(m.objects, "nvidia.com/gpu")) EXPECT_EQ(sum, 8) << flavor;
+  auto codes = Codes(m.findings);
+  EXPECT_TRUE(Has(codes, "kueue-split-reservation policies[Dev].reserved"));
+  EXPECT_TRUE(Has(codes, "kueue-split-reservation policies[Research].reserved"));
+  EXPECT_TRUE(Has(codes, "kueue-execution-priority pools[H100 Half a Superpod].executionPriority"));
+  EXPECT_TRUE(Has(codes, "kueue-policy-priority profiles[4xGPU].policyPriority"));
+  EXPECT_TRUE(Has(codes, "kueue-fraction profiles[0.5xGPU].links[0]"));
+  for (const char* p : {"0.5xGPU", "2xGPU", "4xGPU", "8xGPU"}) {
+    EXPECT_TRUE(Has(codes, std::string("kueue-fixed-allotment profiles[") + p + "].allotment")) << p;
+  }
+  EXPECT_FALSE(Has(codes, "kueue-split-limit policies[Dev].limit"));
+  EXPECT_EQ(codes.size(), 9u);
+  EXPECT_TRUE(KueueRuleViolations(m.objects).empty());
+}
+
+TEST(KueueExport, ClusterQueuesListTheirProfilesPoolsInLinkOrder) {
+  Made m = Make(Valid(kWorked));
+  ASSERT_EQ(m.objects.cluster_queues.size(), 5u);
+  const KueueClusterQueue& dev = m.objects.cluster_queues[0];
+  EXPECT_EQ(dev.meta.name, "dev-4gpu");
+  EXPECT_EQ(dev.cohort, "dev");
+  EXPECT_EQ(dev.ns, "default");
+  ASSERT_EQ(dev.groups.size(), 1u);
+  EXPECT_EQ(dev.groups[0].flavors[0].name, "bare-metal-low-end-gpus");
+  EXPECT_EQ(dev.groups[0].flavors[1].name, "h100-half-a-superpod");
+  EXPECT_EQ(dev.groups[0].flavors[0].resources[0].nominal, 0);  // all quota lives in the Cohorts
+  EXPECT_EQ(m.objects.cluster_queues[1].meta.name, "research-4xgpu");
+  EXPECT_EQ(m.objects.local_queues[1].meta.name, "research-4xgpu");
+  EXPECT_EQ(m.objects.local_queues[1].cluster_queue, "research-4xgpu");
+}
+
+TEST(KueueExport, PriorityClassesFollowExecutionThenPolicyPriority) {
+  Made m = Make(Valid(kWorked));
+  std::map<std::string, int64_t> value;
+  for (const auto& c : m.objects.priority_classes) value[c.meta.name] = c.value;
+  // H100 favours 2xGPU, 4xGPU, 8xGPU, 0.5xGPU; 4xGPU favours Dev over Research.
+  EXPECT_GT(value["sandbox-2xgpu"], value["dev-4gpu"]);
+  EXPECT_GT(value["dev-4gpu"], value["research-4xgpu"]);
+  EXPECT_GT(value["research-4xgpu"], value["sandbox-8xgpu"]);
+  EXPECT_GT(value["sandbox-8xgpu"], value["sandbox-0-5xgpu"]);
+  EXPECT_EQ(value["sandbox-0-5xgpu"], 1);
+}
+
+TEST(KueueExport, ConflictingExecutionPrioritiesAreMergedAndSaid) {
+  Config c = Valid(R"(pools:
+  - {name: A, resources: 8, executionPriority: [x, y]}
+  - {name: B, resources: 8, executionPriority: [y, x]}
+profiles:
+  - {name: x, allotment: 1, links: [{pool: A}, {pool: B, queue: bx}]}
+  - {name: y, allotment: 2, links: [{pool: A, queue: ay}, {pool: B}]}
+policies:
+  - {name: t, profiles: [x, y]}
+)");
+  std::vector<ExportFinding> findings;
+  KueuePriorities p = RankPolicyQueues(c, {{"t-x", "t-y"}}, &findings);
+  EXPECT_EQ(p.profile_order, (std::vector<std::string>{"x", "y"}));  // file order breaks the cycle
+  EXPECT_GT(p.values[0][0], p.values[0][1]);
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].message.find("otherwise"), std::string::npos);  // A agrees with the order
+  EXPECT_NE(findings[1].message.find("other pools order these profiles otherwise"), std::string::npos);
+}
+
+TEST(KueueExport, NamesThatCollideAreErrorsAtTheLaterName) {
+  ExportResult r = ExportKueue(Valid(R"(pools:
+  - {name: gpus, resources: 8}
+  - {name: GPUs, resources: 8}
+profiles:
+  - {name: p, allotment: 1, links: [{pool: gpus}, {pool: GPUs}]}
+policies:
+  - {name: Team A, profiles: [{profile: p, queue: team-a}]}
+  - {name: team-a, profiles: [{profile: p, queue: Team A}]}
+  - {name: rescfg, profiles: []}
+)"),
+                               "c.yaml");
+  EXPECT_EQ(Errors(r), (std::vector<std::string>{"kueue-name-collision 5 pools[GPUs].name",
+                                                 "kueue-name-collision 10 policies[team-a].name",
+                                                 "kueue-name-collision 10 policies[team-a].profiles[0].queue",
+                                                 "kueue-name-collision 11 policies[rescfg].name"}));
+  EXPECT_TRUE(r.text.empty());
+  EXPECT_NE(r.errors[0].message.find("pool 'GPUs' and pool 'gpus' (line 4) both become the Kueue ResourceFlavor 'gpus'"),
+            std::string::npos)
+      << r.errors[0].message;
+  EXPECT_NE(r.errors[3].hint.find("kubernetes.cohort"), std::string::npos);
+}
+
+TEST(KueueExport, LongNamesAreCutTo63AndCollideWhenTheyShareThosePrefixes) {
+  const std::string long_a = std::string(70, 'a') + "1", long_b = std::string(70, 'a') + "2";
+  ExportResult r = ExportKueue(Valid("pools:\n  - {name: " + long_a + ", resources: 8}\n  - {name: " + long_b +
+                                     ", resources: 8}\nprofiles:\n  - {name: p, allotment: 1, links: [{pool: " + long_a +
+                                     "}]}\npolicies:\n  - {name: t, profiles: [p]}\n"),
+                               "c.yaml");
+  EXPECT_EQ(Errors(r), (std::vector<std::string>{"kueue-name-collision 5 pools[" + long_b + "].name"}));
+  Made m = Make(Valid("pools:\n  - {name: " + long_a + ", resources: 8}\nprofiles:\n  - {name: p, allotment: 1, "
+                      "links: [{pool: " + long_a + "}]}\npolicies:\n  - {name: t, profiles: [p]}\n"));
+  ASSERT_TRUE(m.errors.empty());
+  EXPECT_EQ(m.objects.flavors[0].meta.name, std::string(63, 'a'));
+  EXPECT_TRUE(KueueRuleViolations(m.objects).empty());
+}
+
+TEST(KueueExport, ANameWithoutLettersOrDigitsCannotBeExported) {
+  ExportResult r = ExportKueue(Valid("pools:\n  - {name: \"\xE7\xA0\x94\", resources: 8}\nprofiles:\n"
+                                     "  - {name: p, allotment: 1, links: [{pool: \"\xE7\xA0\x94\"}]}\n"
+                                     "policies:\n  - {name: t, profiles: [p]}\n"),
+                               "c.yaml");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].code, "kueue-bad-name");
+  EXPECT_EQ(r.errors[0].mark.line, 4);
+}
+
+TEST(KueueExport, FractionalPoolSizeNeedsTicks) {
+  const std::string yaml = R"(pools:
+  - {name: a, resources: 7.5}
+profiles:
+  - {name: p, allotment: 1, links: [{pool: a}]}
+policies:
+  - {name: t, reserved: 2.5, limit: 3.5, profiles: [p]}
+)";
+  ExportResult r = ExportKueue(Valid(yaml), "c.yaml");
+  EXPECT_EQ(Errors(r), (std::vector<std::string>{"kueue-fractional-pool 4 pools[a].resources"}));
+  EXPECT_TRUE(r.text.empty());
+  // Counted in ticks, every amount is exact.
+  Made m = Make(Valid("kubernetes: {ticksResource: rescfg.io/gpu-ticks}\n" + yaml));
+  ASSERT_TRUE(m.errors.empty());
+  const KueueCohort* t = CohortNamed(m.objects, "t");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->groups[0].covered, (std::vector<std::string>{"rescfg.io/gpu-ticks"}));
+  EXPECT_EQ(t->groups[0].flavors[0].resources[0].nominal, 25 * Quantity::kTicksPerUnit / 10);
+  EXPECT_EQ(*t->groups[0].flavors[0].resources[0].borrowing_limit, Quantity::kTicksPerUnit);
+  EXPECT_EQ(NominalPerFlavor(m.objects, "rescfg.io/gpu-ticks")["a"], 75 * Quantity::kTicksPerUnit / 10);
+  EXPECT_FALSE(Has(Codes(m.findings), "kueue-rounded policies[t].reserved"));
+}
+
+TEST(KueueExport, WholeGpusRoundFractionalReservationsAndLimitsDown) {
+  Made m = Make(Valid(R"(pools:
+  - {name: a, resources: 8}
+profiles:
+  - {name: p, allotment: 1, links: [{pool: a}]}
+policies:
+  - {name: t, reserved: 2.5, limit: 3.5, profiles: [p]}
+)"));
+  ASSERT_TRUE(m.errors.empty());
+  auto codes = Codes(m.findings);
+  EXPECT_TRUE(Has(codes, "kueue-rounded policies[t].reserved"));
+  EXPECT_TRUE(Has(codes, "kueue-rounded policies[t].limit"));
+  const KueueCohort* t = CohortNamed(m.objects, "t");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->groups[0].flavors[0].resources[0].nominal, 2);
+  EXPECT_EQ(*t->groups[0].flavors[0].resources[0].borrowing_limit, 1);  // 3 - 2: one pool, no split
+  EXPECT_FALSE(Has(codes, "kueue-split-limit policies[t].limit"));
+}
+
+TEST(KueueExport, ALimitBelowItsPoolsIsSplitInLinkOrder) {
+  Made m = Make(Valid(R"(pools:
+  - {name: A, resources: 8}
+  - {name: B, resources: 8}
+  - {name: C, resources: 4}
+profiles:
+  - {name: p, allotment: 1, links: [{pool: A}, {pool: B}]}
+  - {name: q, allotment: 6, links: [{pool: C, queue: cq}, {pool: A, queue: aq}]}
+  - {name: r, allotment: 1, links: [{pool: C}]}
+policies:
+  - {name: t, reserved: 2, limit: 12, profiles: [p, q]}
+  - {name: u, reserved: 3, profiles: [r, p]}
+)"));
+  ASSERT_TRUE(m.errors.empty());
+  const KueuePolicyQuota& t = m.quota.policies[0];
+  EXPECT_TRUE(t.capped);
+  EXPECT_EQ(t.reserved, (std::vector<int64_t>{2, 0, 0}));
+  EXPECT_EQ(t.cap, (std::vector<int64_t>{8, 4, 0}));  // C is linked but its jobs never fit there
+  auto codes = Codes(m.findings);
+  EXPECT_TRUE(Has(codes, "kueue-split-limit policies[t].limit"));
+  EXPECT_TRUE(Has(codes, "kueue-split-reservation policies[t].reserved"));  // it reaches A and B
+  const KueueCohort* cohort = CohortNamed(m.objects, "t");
+  ASSERT_TRUE(cohort);
+  ASSERT_EQ(cohort->groups[0].flavors.size(), 3u);
+  EXPECT_EQ(*cohort->groups[0].flavors[1].resources[0].borrowing_limit, 4);
+  auto sums = NominalPerFlavor(m.objects, "nvidia.com/gpu");
+  EXPECT_EQ(sums, (std::map<std::string, int64_t>{{"a", 8}, {"b", 8}, {"c", 4}}));
+}
+
+}  // namespace
+}  // namespace rescfg
