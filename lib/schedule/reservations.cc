@@ -95,6 +95,22 @@ bool ReservationBook::Placed(uint32_t policy, uint32_t pool) {
   return false;
 }
 
+ReservationBook::Reopened ReservationBook::Reopen(const std::vector<uint32_t>& policies, bool capacity_rose) {
+  Reopened out;
+  bool changed = false;
+  for (uint32_t q : policies) {
+    const Quantity before = need_[q];
+    changed = Refresh(q) || changed;
+    out.need_grew = out.need_grew || need_[q] > before;
+  }
+  if (capacity_rose) groups_changed_ = true;
+  if (changed || capacity_rose) {
+    NewEpoch();
+    out.new_epoch = true;
+  }
+  return out;
+}
+
 void ReservationBook::Track(const BipartiteFlow& flow) const {
   for (uint32_t x = 0; x < ctx_.pool_count; ++x) {
     Quantity through = Quantity::FromTicks(flow.RightFlow(static_cast<int>(x)));
