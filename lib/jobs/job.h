@@ -22,6 +22,15 @@ struct ParamValue {
   TextRef text;  ///< scalar text; none: present but not a scalar
 };
 
+/// How a scalar field was written (the trace fields of SPEC §8 care: a
+/// duration must be a number, not a string).
+enum class ScalarStyle : uint8_t {
+  kAbsent,     ///< not given (or null)
+  kPlain,      ///< a plain YAML scalar or a JSON number
+  kQuoted,     ///< a quoted YAML scalar or a JSON string
+  kNotScalar,  ///< a mapping, a list, or a JSON boolean: no text kept
+};
+
 struct JobEntry {
   size_t entry = 0;  ///< 1-based position among the file's entries (blank JSONL lines not counted)
   Mark mark;         ///< where the entry starts
@@ -37,6 +46,11 @@ struct JobEntry {
   TextRef resources;  ///< scalar text of `resources`
   TextRef enqueued;   ///< scalar text of `enqueued`
   std::vector<ParamValue> params;  ///< only the paths asked for, when present
+  // Trace fields (SPEC §8); other commands ignore them, whatever they hold.
+  TextRef submitted;  ///< scalar text of `submitted`
+  TextRef duration;   ///< scalar text of `duration`, a number's exactly as written
+  ScalarStyle submitted_style = ScalarStyle::kAbsent;
+  ScalarStyle duration_style = ScalarStyle::kAbsent;
 };
 
 /// What the entries' text points into: the file as read (JSON Lines strings

@@ -98,6 +98,8 @@ class JsonLinesReader {
   error_code ReadJob(od::object object, JobEntry* entry);
   error_code ReadField(std::string_view key, od::value value, JobEntry* entry);
   error_code ReadParam(od::value value, int node, JobEntry* entry, int depth);
+  /// `submitted` or `duration`: a string or a number's text with its style.
+  error_code ReadTraceField(JobField field, od::json_type type, od::value value, JobEntry* entry);
   /// Consumes a value the reader does not need, checking that it is valid JSON.
   error_code Skip(od::value value, int depth);
   /// The text of a number, checked against the JSON grammar.
@@ -221,12 +223,32 @@ error_code JsonLinesReader::ReadParam(od::value value, int node, JobEntry* entry
   return simdjson::TAPE_ERROR;
 }
 
+error_code JsonLinesReader::ReadTraceField(JobField field, od::json_type type, od::value value, JobEntry* entry) {
+  std::string_view text;
+  if (type == od::json_type::string) {
+    std::string_view raw = value.raw_json_token();
+    if (auto error = value.get_string().get(text)) return error;
+    *FieldSlot(entry, field) = Stable(raw, text);
+    *StyleSlot(entry, field) = ScalarStyle::kQuoted;
+    return simdjson::SUCCESS;
+  }
+  if (type == od::json_type::number) {
+    if (auto error = NumberText(value, &text)) return error;
+    *FieldSlot(entry, field) = in_place_ ? text : arena_->Keep(text);
+    *StyleSlot(entry, field) = ScalarStyle::kPlain;
+    return simdjson::SUCCESS;
+  }
+  *StyleSlot(entry, field) = ScalarStyle::kNotScalar;
+  return Skip(value, 1);
+}
+
 error_code JsonLinesReader::ReadField(std::string_view key, od::value value, JobEntry* entry) {
   const JobField field = JobFieldOf(key);
   if (field == JobField::kOther) return Skip(value, 1);
   od::json_type type;
   if (auto error = value.type().get(type)) return error;
   if (type == od::json_type::null) return Skip(value, 1);  // null counts as absent
+  if (IsTraceField(field)) return ReadTraceField(field, type, value, entry);
   if (field == JobField::kParams) {
     if (type == od::json_type::object) return ReadParam(value, ParamQuery::kParams, entry, 1);
   } else if (type == od::json_type::string) {

@@ -45,7 +45,7 @@ expect() {  # expect "WANTED LINES" WORD...
   local got; got=$(complete_words "$@")
   [[ $got == "$want" ]] || fail "completing '$*': got [$got], want [$want]"
 }
-expect $'schedule\nstatus' rescfg s
+expect $'schedule\nsimulate\nstatus' rescfg s
 expect $'--verbose\n--version' rescfg --ver
 expect $'json\njsonl' rescfg schedule --format js
 expect $'json\njsonl' rescfg schedule -f js
