@@ -33,7 +33,9 @@
 ///   - the reservation rule: as after a placement that starts an epoch,
 ///     every answer of a policy that takes part in the flows (or does now),
 ///     and the others' at a pool whose free capacity changed or where the
-///     book cannot vouch that the rule decides every need as before.
+///     book cannot vouch that the rule decides every need as before. (A run
+///     can end with the rule refusing jobs: a StrictFIFO head that does not
+///     fit keeps protecting the smaller jobs behind it.)
 
 #include "schedule/incremental_pass.h"
 
@@ -291,9 +293,8 @@ class IncrementalPass::Impl {
     if (!Changed()) return;
     bool capacity_rose = false;
     for (uint32_t x : released_pools_) capacity_rose = capacity_rose || state_.Free(ctx_, x) > free_before_[x];
-    ReservationBook::Reopened book = book_.Reopen(changed_policies_, capacity_rose);
     std::vector<uint32_t> rule3;
-    if (book.new_epoch) rule3 = Rule3ChangedAcross();
+    if (book_.Reopen(changed_policies_, capacity_rose)) rule3 = Rule3ChangedAcross();
     for (uint32_t policy : changed_policies_) {
       for (uint32_t q : ctx_.queues_of_policy[policy]) {
         for (uint32_t s : queue_slots_[q]) RestaleOnce(s);
@@ -312,7 +313,8 @@ class IncrementalPass::Impl {
     for (uint32_t s : rule3) {
       if (slots_[s].clean) RestaleOnce(s);
     }
-    if (book.need_grew) RestaleTrivial();
+    // Answers that passed the reservation rule trivially need nothing: such
+    // an answer is a target, and a run ends with none.
     ClearChanges();
   }
 

@@ -95,20 +95,13 @@ bool ReservationBook::Placed(uint32_t policy, uint32_t pool) {
   return false;
 }
 
-ReservationBook::Reopened ReservationBook::Reopen(const std::vector<uint32_t>& policies, bool capacity_rose) {
-  Reopened out;
+bool ReservationBook::Reopen(const std::vector<uint32_t>& policies, bool capacity_rose) {
   bool changed = false;
-  for (uint32_t q : policies) {
-    const Quantity before = need_[q];
-    changed = Refresh(q) || changed;
-    out.need_grew = out.need_grew || need_[q] > before;
-  }
+  for (uint32_t q : policies) changed = Refresh(q) || changed;
   if (capacity_rose) groups_changed_ = true;
-  if (changed || capacity_rose) {
-    NewEpoch();
-    out.new_epoch = true;
-  }
-  return out;
+  if (!changed && !capacity_rose) return false;
+  NewEpoch();
+  return true;
 }
 
 void ReservationBook::Track(const BipartiteFlow& flow) const {

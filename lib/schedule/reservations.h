@@ -43,16 +43,14 @@ class ReservationBook {
   /// a new epoch starts: cached capacities are forgotten.
   bool Placed(uint32_t policy, uint32_t pool);
 
-  /// What Reopen did: whether a new epoch started (cached capacities were
-  /// forgotten) and whether some policy's need grew.
-  struct Reopened { bool new_epoch = false, need_grew = false; };
   /// The state moved on between two passes (finished jobs released what they
   /// held, jobs joined their queues): refreshes `policies`, those whose
-  /// usage or queues changed, and starts a new epoch when an answer may have
-  /// changed. `capacity_rose`: some pool has more free capacity than before,
-  /// so a policy may now reach a pool it did not (within a pass free
-  /// capacity only falls, and only a loss of reach is looked for).
-  Reopened Reopen(const std::vector<uint32_t>& policies, bool capacity_rose);
+  /// usage or queues changed, and starts a new epoch (cached capacities are
+  /// forgotten) when an answer may have changed; returns whether it did.
+  /// `capacity_rose`: some pool has more free capacity than before, so a
+  /// policy may now reach a pool it did not (within a pass free capacity
+  /// only falls, and only a loss of reach is looked for).
+  bool Reopen(const std::vector<uint32_t>& policies, bool capacity_rose);
 
   Quantity Need(uint32_t policy) const { return need_[policy]; }
   Quantity TotalNeed() const { return total_need_; }

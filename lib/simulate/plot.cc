@@ -36,6 +36,17 @@ std::string InUnit(Micros v, Unit unit) {
   return out;
 }
 
+/// A tick step of 1, 2 or 5 times a power of ten tenths of `unit`, the
+/// smallest with at most `ticks` steps over `span`.
+Micros NiceStep(Micros span, Unit unit, int ticks) {
+  for (__int128 scale = 1;; scale *= 10) {
+    for (int f : {1, 2, 5}) {
+      const __int128 step = __int128(unit.micros) * f * scale / 10;
+      if (step > 0 && span / step <= ticks) return static_cast<Micros>(step);
+    }
+  }
+}
+
 std::string Escape(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -235,11 +246,11 @@ class Plot {
         body_.Line(x0, ys, x0 + plot_w, ys, "#333333");
       }
       body_.Rect(x0, top, plot_w, kPlot, "none", " stroke=\"#999999\"");
-      for (int t = 0; t <= 2; ++t) {
-        const int x = x0 + t * plot_w / 2;
+      const Micros step = NiceStep(std::max<Micros>(span_, 1), time_unit_, 3);
+      for (Micros at = 0; at <= span_; at += step) {
+        const int x = x0 + static_cast<int>(__int128(at) * plot_w / std::max<Micros>(span_, 1));
         body_.Line(x, bottom, x, bottom + 3, "#999999");
-        std::string label = InUnit(span_ * t / 2, time_unit_);
-        body_.Text(x, bottom + 14, 10, t == 0 ? "start" : t == 2 ? "end" : "middle", label);
+        body_.Text(x, bottom + 14, 10, at == 0 ? "start" : "middle", InUnit(at, time_unit_));
       }
     }
     const int rows = (pools + cols - 1) / cols;
@@ -261,15 +272,20 @@ class Plot {
       waits[g].insert(waits[g].end(), r_.policies[p].waits.begin(), r_.policies[p].waits.end());
       if (!r_.policies[p].waits.empty()) longest = std::max(longest, r_.policies[p].waits.back());
     }
-    const Micros xmax = std::max<Micros>(longest, kMicrosPerSecond);
-    const Unit unit = UnitFor(xmax);
+    const Unit unit = UnitFor(std::max<Micros>(longest, kMicrosPerSecond));
+    // The axis ends on a tick at or past the longest wait.
+    const Micros step = NiceStep(std::max<Micros>(longest, kMicrosPerSecond), unit, 8);
+    const Micros xmax = (std::max<Micros>(longest, 1) + step - 1) / step * step;
     body_.Rect(x0, top, w, kHeight, "#f4f4f4");
     for (int t = 0; t <= 4; ++t) {
-      const int yt = bottom - t * kHeight / 4, xt = x0 + t * w / 4;
+      const int yt = bottom - t * kHeight / 4;
       body_.Line(x0, yt, x0 + w, yt, "#dddddd");
       body_.Text(x0 - 6, yt + 4, 11, "end", std::to_string(25 * t));
+    }
+    for (Micros at = 0; at <= xmax; at += step) {
+      const int xt = x0 + static_cast<int>(__int128(at) * w / xmax);
       body_.Line(xt, bottom, xt, bottom + 4, "#999999");
-      body_.Text(xt, bottom + 16, 11, t == 0 ? "start" : t == 4 ? "end" : "middle", InUnit(xmax * t / 4, unit));
+      body_.Text(xt, bottom + 16, 11, at == 0 ? "start" : at + step > xmax ? "end" : "middle", InUnit(at, unit));
     }
     body_.Text(x0 + w / 2, bottom + 34, 12, "middle", "wait before start (" + std::string(unit.name) + ")");
     const int ylabel_x = kMargin + 12, ylabel_y = top + kHeight / 2;
