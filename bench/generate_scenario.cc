@@ -1,8 +1,11 @@
 /// rescfg-gen: writes a generated scenario (bench/scenario.h) as files:
-/// DIR/config.yaml, DIR/jobs.yaml and DIR/jobs.jsonl.
+/// DIR/config.yaml, DIR/jobs.yaml and DIR/jobs.jsonl; with --trace, a trace
+/// for `rescfg simulate` instead of the snapshot: DIR/trace.yaml and
+/// DIR/trace.jsonl.
 ///
 ///   rescfg-gen --queued 100000 [--seed 1] [--reservations none|some|heavy]
-///              [--policies 1000] [--formats yaml,jsonl] --out DIR
+///              [--policies 1000] [--formats yaml,jsonl] [--running-per-100 25]
+///              [--trace LOAD_PERCENT [--waves 4] [--mean-duration SECONDS]] --out DIR
 
 #include <cstdio>
 #include <cstdlib>
@@ -16,7 +19,8 @@ namespace {
 int Usage() {
   std::fprintf(stderr,
                "usage: rescfg-gen --queued N [--seed S] [--reservations none|some|heavy] [--policies N]\n"
-               "                  [--formats yaml,jsonl] --out DIR\n");
+               "                  [--formats yaml,jsonl] [--running-per-100 N]\n"
+               "                  [--trace LOAD_PERCENT [--waves N] [--mean-duration SECONDS]] --out DIR\n");
   return 2;
 }
 
@@ -54,6 +58,15 @@ int main(int argc, char** argv) {
       else if (value == "some") options.reservations = ReservationMode::kSome;
       else if (value == "heavy") options.reservations = ReservationMode::kHeavy;
       else return Usage();
+    } else if (flag == "--running-per-100") {
+      options.running_per_100_queued = std::strtoull(value.c_str(), nullptr, 10);
+    } else if (flag == "--trace") {
+      options.trace = true;
+      options.load_percent = static_cast<uint32_t>(std::strtoul(value.c_str(), nullptr, 10));
+    } else if (flag == "--waves") {
+      options.waves = static_cast<uint32_t>(std::strtoul(value.c_str(), nullptr, 10));
+    } else if (flag == "--mean-duration") {
+      options.mean_duration_seconds = std::strtoull(value.c_str(), nullptr, 10);
     } else if (flag == "--formats") {
       formats = value;
     } else if (flag == "--out") {
@@ -62,14 +75,17 @@ int main(int argc, char** argv) {
       return Usage();
     }
   }
-  if (out.empty() || options.policies == 0) return Usage();
+  if (out.empty() || options.policies == 0 || (options.trace && (options.load_percent == 0 || options.mean_duration_seconds == 0))) {
+    return Usage();
+  }
   Scenario s = GenerateScenario(options);
+  const std::string jobs = out + (options.trace ? "/trace" : "/jobs");
   bool ok = WriteFile(out + "/config.yaml", [&](auto write) { write(ConfigYaml(s)); });
   if (ok && formats.find("yaml") != std::string::npos) {
-    ok = WriteFile(out + "/jobs.yaml", [&](auto write) { WriteJobsYaml(s, write); });
+    ok = WriteFile(jobs + ".yaml", [&](auto write) { WriteJobsYaml(s, write); });
   }
   if (ok && formats.find("jsonl") != std::string::npos) {
-    ok = WriteFile(out + "/jobs.jsonl", [&](auto write) { WriteJobsJsonLines(s, write); });
+    ok = WriteFile(jobs + ".jsonl", [&](auto write) { WriteJobsJsonLines(s, write); });
   }
   return ok ? 0 : 1;
 }

@@ -9,11 +9,18 @@
 #      RSS / file size, the bare simdjson parse of the same file (the floor)
 #      and end-to-end / floor; then how time grows from size to size;
 #   2. YAML: `schedule` on the YAML file against yaml-cpp's YAML::LoadFile;
-#   3. reservations: none / some / heavy at COMPARE_SIZE queued jobs.
+#   3. reservations: none / some / heavy at COMPARE_SIZE queued jobs;
+#   4. simulation: `rescfg simulate` on generated traces (arrivals in waves at
+#      SIM_LOAD percent of what the pools serve, heavy-tailed durations) next
+#      to `rescfg schedule` on the same file read as one snapshot, measured in
+#      the same run, and how time grows with the jobs.
 # Environment: POLICIES (1000), RESERVATIONS for tables 1-2 (none|some|heavy,
 # default none), COMPARE_SIZE (10000), COMPARE_POLICIES (1000), RUNS (best of,
 # 3), TIMEOUT per run in seconds (600), YAML_MAX (largest size also run as
-# YAML, 1000000), KEEP=1 keeps the generated files, SEED (1).
+# YAML, 1000000), KEEP=1 keeps the generated files, SEED (1); SECTIONS (which
+# tables: "schedule yaml reservations simulate"), SIM_SIZES (10000 100000
+# 1000000), SIM_RESERVATIONS (some), SIM_LOAD (120), SIM_RUNNING (running
+# entries per 100 queued, 5).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +34,12 @@ RUNS=${RUNS:-3}
 TIMEOUT=${TIMEOUT:-600}
 YAML_MAX=${YAML_MAX:-1000000}
 SEED=${SEED:-1}
+SECTIONS=${SECTIONS:-schedule yaml reservations simulate}
+read -r -a SIM_SIZES <<< "${SIM_SIZES:-10000 100000 1000000}"
+SIM_RESERVATIONS=${SIM_RESERVATIONS:-some}
+SIM_LOAD=${SIM_LOAD:-120}
+SIM_RUNNING=${SIM_RUNNING:-5}
+section() { [[ " $SECTIONS " == *" $1 "* ]]; }
 
 [ -x /usr/bin/time ] || { echo "bench.sh: /usr/bin/time is missing (Debian package 'time')" >&2; exit 2; }
 
@@ -74,11 +87,12 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "timeout" || b == 0) print "
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { if (t == "timeout" || t == 0) print "-"; else printf "%.0f", n / t }'; }
 
+declare -A e2e
+if section schedule; then
 echo "rescfg schedule --format jsonl -o /dev/null; $POLICIES policies, reservations: $RESERVATIONS; best of $RUNS"
 echo
 echo "JSON Lines"
 printf '%10s %10s %9s %9s %12s %9s %8s %9s %8s\n' queued entries size_MB time_s entries/s RSS_MB RSS/size floor_s x_floor
-declare -A e2e
 for n in "${sizes[@]}"; do
   dir="$data/$n"
   generate "$dir" "$n" "$RESERVATIONS" "$POLICIES"
@@ -99,21 +113,26 @@ for n in "${sizes[@]}"; do
   fi
   prev=$n
 done
-
 echo
+fi
+
+if section yaml; then
 echo "YAML (schedule on jobs.yaml vs yaml-cpp YAML::LoadFile on the same file)"
 printf '%10s %9s %9s %9s %8s %10s %10s %8s\n' queued size_MB time_s RSS_MB RSS/size loadfile_s loadfile_MB speedup
 for n in "${sizes[@]}"; do
   [ "$n" -le "$YAML_MAX" ] || continue
   dir="$data/$n"
+  [ -f "$dir/jobs.yaml" ] || generate "$dir" "$n" "$RESERVATIONS" "$POLICIES"
   bytes=$(stat -c %s "$dir/jobs.yaml")
   read -r t kb < <(schedule "$dir" jobs.yaml)
   read -r lt lkb < <(measure "$build/bench/rescfg-yamlcpp-floor" "$dir/jobs.yaml")
   printf '%10s %9s %9s %9s %8s %10s %10s %8s\n' "$n" "$(mb "$bytes")" "$t" "$(mb $((kb * 1024)))" \
     "$(ratio $((kb * 1024)) "$bytes")" "$lt" "$(mb $((lkb * 1024)))" "$(ratio "$lt" "$t")"
 done
-
 echo
+fi
+
+if section reservations; then
 echo "Reservations ($COMPARE_SIZE queued, $COMPARE_POLICIES policies, JSON Lines)"
 printf '%8s %9s %9s %9s\n' mode time_s RSS_MB x_none
 none_t=""
@@ -124,3 +143,34 @@ for mode in none some heavy; do
   [ -n "$none_t" ] || none_t=$t
   printf '%8s %9s %9s %9s\n' "$mode" "$t" "$(mb $((kb * 1024)))" "$(ratio "$t" "$none_t")"
 done
+echo
+fi
+
+if section simulate; then
+echo "Simulation: rescfg simulate --trace trace.jsonl against rescfg schedule --jobs trace.jsonl (the same file as one"
+echo "snapshot); $POLICIES policies, reservations: $SIM_RESERVATIONS, arrivals at $SIM_LOAD% of capacity; best of $RUNS"
+printf '%10s %9s %9s %10s %9s %8s %11s %9s %9s\n' queued size_MB events simulate_s RSS_MB RSS/size schedule_s x_schedule jobs/s
+declare -A sim
+for n in "${SIM_SIZES[@]}"; do
+  dir="$data/trace-$n"
+  mkdir -p "$dir"
+  "$gen" --queued "$n" --reservations "$SIM_RESERVATIONS" --policies "$POLICIES" --seed "$SEED" \
+    --trace "$SIM_LOAD" --running-per-100 "$SIM_RUNNING" --formats jsonl --out "$dir"
+  bytes=$(stat -c %s "$dir/trace.jsonl")
+  read -r t kb < <(measure "$rescfg" simulate --config "$dir/config.yaml" --trace "$dir/trace.jsonl" --format jsonl -o /dev/null)
+  read -r st _ < <(measure "$rescfg" schedule --config "$dir/config.yaml" --jobs "$dir/trace.jsonl" --format jsonl -o /dev/null)
+  events=$("$rescfg" -q simulate --config "$dir/config.yaml" --trace "$dir/trace.jsonl" --format json | jq .summary.events)
+  sim[$n]=$t
+  printf '%10s %9s %9s %10s %9s %8s %11s %9s %9s\n' "$n" "$(mb "$bytes")" "$events" "$t" "$(mb $((kb * 1024)))" \
+    "$(ratio $((kb * 1024)) "$bytes")" "$st" "$(ratio "$t" "$st")" "$(rate "$n" "$t")"
+done
+echo
+echo "Growth (simulate time ratio between consecutive sizes)"
+prev=""
+for n in "${SIM_SIZES[@]}"; do
+  if [ -n "$prev" ]; then
+    printf '  %s -> %s queued (x%s jobs): x%s time\n' "$prev" "$n" "$(ratio "$n" "$prev")" "$(ratio "${sim[$n]}" "${sim[$prev]}")"
+  fi
+  prev=$n
+done
+fi

@@ -88,7 +88,8 @@ Scenario CrowdedScenario() {
     QueuedJob job;
     job.policy = p;
     job.profile = r;
-    job.need = c.profiles[r].dynamic_parameter ? *OneOf({"1/2", "1", "1", "3/2", "2"}) : c.profiles[r].allotment;
+    job.need = c.profiles[r].dynamic_parameter ? *OneOf({"1/4", "1/2", "1", "1", "5/4", "3/2", "2"})
+                                               : c.profiles[r].allotment;
     job.position = static_cast<uint32_t>(k);
     s.queued.push_back(job);
     JobEntry e;
@@ -99,12 +100,12 @@ Scenario CrowdedScenario() {
     if (c.profiles[r].dynamic_parameter) e.params.push_back({"runtime.gpus", Keep(job.need.ToString())});
     s.entries.push_back(e);
   }
-  const int running = *rc::gen::inRange(0, 3);
+  const int running = *rc::gen::inRange(0, 4);
   for (int k = 0; k < running; ++k) {
     Holding h;
     h.pool = static_cast<uint32_t>(*rc::gen::inRange(0, pools));
     h.policy = static_cast<uint32_t>(*rc::gen::inRange(0, policies));
-    h.amount = *OneOf({"1/2", "1"});
+    h.amount = *OneOf({"1/4", "1/2", "1"});
     s.holdings.push_back(h);
     JobEntry e;
     e.entry = s.entries.size() + 1;
