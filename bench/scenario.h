@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "config/loader.h"
 #include "jobs/job.h"
 #include "simulate/sim_time.h"
 
@@ -360,6 +361,16 @@ inline std::string ConfigYaml(const Scenario& s) {
     out += "]\n";
   }
   return out;
+}
+
+/// The scenario's configuration, loaded and with defaults applied; nullopt
+/// when it does not load (a generator bug).
+inline std::optional<Config> LoadScenarioConfig(const Scenario& s) {
+  LoadedConfig loaded = LoadConfigText(ConfigYaml(s), "config.yaml");
+  if (!loaded.config) return std::nullopt;
+  Config config = *loaded.config;
+  ApplyDefaults(config);
+  return config;
 }
 
 inline std::string JobId(size_t i) { return NumberedName("job-", i, 7); }

@@ -121,6 +121,9 @@ int RunSimulate(const SimulateOptions& options) {
   }
   spdlog::info("{} events: {} finished, {} running, {} pending, {} rejected", report.events, report.finished,
                report.running, report.pending, report.rejected);
+  const PassStats& work = report.stats;
+  spdlog::debug("pass work: {} runs, {} placements, {} slots, {} evaluations, {} restales, {} max flows, {} repaired",
+                work.runs, work.placements, work.slots, work.evaluations, work.restales, work.flows, work.repairs);
   return report.rejected == 0 ? kExitOk : kExitFindings;
 }
 

@@ -86,6 +86,18 @@ schedule() {  # DIR FILE
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "timeout" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { if (t == "timeout" || t == 0) print "-"; else printf "%.0f", n / t }'; }
+# growth TIMES SIZES...: how time grows between consecutive sizes (TIMES: an associative array's name).
+growth() {
+  local -n times=$1
+  shift
+  local prev="" n
+  for n in "$@"; do
+    if [ -n "$prev" ]; then
+      printf '  %s -> %s queued (x%s jobs): x%s time\n' "$prev" "$n" "$(ratio "$n" "$prev")" "$(ratio "${times[$n]}" "${times[$prev]}")"
+    fi
+    prev=$n
+  done
+}
 
 declare -A e2e
 if section schedule; then
@@ -106,13 +118,7 @@ for n in "${sizes[@]}"; do
 done
 echo
 echo "Growth (time ratio between consecutive sizes)"
-prev=""
-for n in "${sizes[@]}"; do
-  if [ -n "$prev" ]; then
-    printf '  %s -> %s queued (x%s jobs): x%s time\n' "$prev" "$n" "$(ratio "$n" "$prev")" "$(ratio "${e2e[$n]}" "${e2e[$prev]}")"
-  fi
-  prev=$n
-done
+growth e2e "${sizes[@]}"
 echo
 fi
 
@@ -157,20 +163,14 @@ for n in "${SIM_SIZES[@]}"; do
   "$gen" --queued "$n" --reservations "$SIM_RESERVATIONS" --policies "$POLICIES" --seed "$SEED" \
     --trace "$SIM_LOAD" --running-per-100 "$SIM_RUNNING" --formats jsonl --out "$dir"
   bytes=$(stat -c %s "$dir/trace.jsonl")
-  read -r t kb < <(measure "$rescfg" simulate --config "$dir/config.yaml" --trace "$dir/trace.jsonl" --format jsonl -o /dev/null)
+  read -r t kb < <(measure "$rescfg" -v simulate --config "$dir/config.yaml" --trace "$dir/trace.jsonl" --format jsonl -o /dev/null)
+  events=$(sed -n 's/^rescfg: info: \([0-9]*\) events:.*/\1/p' "$data/stderr")
   read -r st _ < <(measure "$rescfg" schedule --config "$dir/config.yaml" --jobs "$dir/trace.jsonl" --format jsonl -o /dev/null)
-  events=$("$rescfg" -q simulate --config "$dir/config.yaml" --trace "$dir/trace.jsonl" --format json | jq .summary.events)
   sim[$n]=$t
   printf '%10s %9s %9s %10s %9s %8s %11s %9s %9s\n' "$n" "$(mb "$bytes")" "$events" "$t" "$(mb $((kb * 1024)))" \
     "$(ratio $((kb * 1024)) "$bytes")" "$st" "$(ratio "$t" "$st")" "$(rate "$n" "$t")"
 done
 echo
 echo "Growth (simulate time ratio between consecutive sizes)"
-prev=""
-for n in "${SIM_SIZES[@]}"; do
-  if [ -n "$prev" ]; then
-    printf '  %s -> %s queued (x%s jobs): x%s time\n' "$prev" "$n" "$(ratio "$n" "$prev")" "$(ratio "${sim[$n]}" "${sim[$prev]}")"
-  fi
-  prev=$n
-done
+growth sim "${SIM_SIZES[@]}"
 fi

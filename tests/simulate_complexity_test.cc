@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include "../bench/scenario.h"
-#include "config/loader.h"
 #include "simulate/report.h"
 
 namespace rescfg {
@@ -27,18 +26,16 @@ Measured Simulate(bench::ReservationMode mode, size_t queued) {
   options.trace = true;
   options.running_per_100_queued = 5;
   bench::Scenario s = bench::GenerateScenario(options);
-  LoadedConfig loaded = LoadConfigText(bench::ConfigYaml(s), "config.yaml");
-  EXPECT_TRUE(loaded.config.has_value());
-  if (!loaded.config) return {};
-  Config config = *loaded.config;
-  ApplyDefaults(config);
-  SimulationReport report = BuildSimulation(config, bench::JobEntries(s), {});
+  std::optional<Config> config = bench::LoadScenarioConfig(s);
+  EXPECT_TRUE(config.has_value());
+  if (!config) return {};
+  SimulationReport report = BuildSimulation(*config, bench::JobEntries(s), {});
   Measured m;
   m.stats = report.stats;
   m.events = report.events;
   m.queued = queued;
   m.running = s.jobs.size() - queued;
-  m.pools = config.pools.size();
+  m.pools = config->pools.size();
   m.rejected = report.rejected;
   return m;
 }

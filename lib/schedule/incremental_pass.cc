@@ -40,6 +40,7 @@
 #include "schedule/incremental_pass.h"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 
 #include "schedule/admission.h"
@@ -145,7 +146,8 @@ class IncrementalPass::Impl {
        const std::vector<uint32_t>* initial)
       : ctx_(config), state_(PassState::Initial(ctx_, holdings)), queued_(queued),
         queues_(InitialQueues(initial)), book_(ctx_, queues_, queued_, state_), by_pool_(ctx_.pool_count),
-        consulted_(ctx_.pool_count), linked_(ctx_.pool_count), released_(ctx_.pool_count, false),
+        consulted_(ctx_.pool_count), offering_(ctx_.pool_count), linked_strict_(ctx_.pool_count),
+        released_(ctx_.pool_count, false),
         free_before_(ctx_.pool_count), policy_changed_(ctx_.policy_count, false) {
     queue_slots_.resize(queues_.size());
     for (uint32_t q = 0; q < queues_.size(); ++q) {
@@ -169,6 +171,7 @@ class IncrementalPass::Impl {
     }
     JobQueue::Appended appended = queues_[q].Append(job, queued_);
     if (appended.new_slot) AddSlot(q, static_cast<uint32_t>(appended.slot));
+    SetOffers(queue_slots_[q][appended.slot], true);
     MarkPolicy(j.policy);
   }
 
@@ -220,6 +223,7 @@ class IncrementalPass::Impl {
       placements->push_back({job, target.pool, target.link});
       ++placements_;
       queue.Advance(slot.index);
+      SetOffers(s, queue.SlotJob(slot.index).has_value());
       Quantity need_before = book_.Need(queue.policy());
       bool kept = book_.Placed(queue.policy(), target.pool);
       ++iteration_;
@@ -268,9 +272,31 @@ class IncrementalPass::Impl {
     slot.queue = queue;
     slot.index = index;
     slots_.push_back(slot);
+    offers_.push_back(false);
     queue_slots_[queue].push_back(s);
-    for (uint32_t pool : ctx_.links[queues_[queue].profile()]) linked_[pool].push_back(s);
+    const JobQueue& q = queues_[queue];
+    if (q.strict_fifo()) {
+      for (uint32_t pool : ctx_.links[q.profile()]) linked_strict_[pool].push_back(s);
+    }
+    SetOffers(s, q.SlotJob(index).has_value());
     ready_.Grow(slots_.size());
+  }
+
+  /// Records whether slot `s` offers a job; a BestEffortFIFO slot that does
+  /// is listed by need under each pool its profile links.
+  void SetOffers(uint32_t s, bool offers) {
+    if (offers_[s] == offers) return;
+    offers_[s] = offers;
+    const JobQueue& q = queues_[slots_[s].queue];
+    if (q.strict_fifo()) return;
+    const std::pair<Ticks, uint32_t> entry{q.GroupNeed(slots_[s].index).ticks(), s};
+    for (uint32_t pool : ctx_.links[q.profile()]) {
+      if (offers) {
+        offering_[pool].insert(entry);
+      } else {
+        offering_[pool].erase(entry);
+      }
+    }
   }
 
   void MarkPolicy(uint32_t policy) {
@@ -303,9 +329,15 @@ class IncrementalPass::Impl {
     for (uint32_t x : released_pools_) {
       const Quantity before = free_before_[x], now = state_.Free(ctx_, x);
       if (now <= before) continue;
-      for (uint32_t s : linked_[x]) {
+      // BestEffortFIFO slots offering a job, by need: only those in (before, now].
+      const auto& offering = offering_[x];
+      for (auto it = offering.upper_bound({before.ticks(), UINT32_MAX});
+           it != offering.end() && it->first <= now.ticks(); ++it) {
+        RestaleOnce(it->second);
+      }
+      for (uint32_t s : linked_strict_[x]) {
+        if (!offers_[s]) continue;
         std::optional<uint32_t> job = queues_[slots_[s].queue].SlotJob(slots_[s].index);
-        if (!job) continue;
         const Quantity need = queued_[*job].need;
         if (before < need && need <= now) RestaleOnce(s);
       }
@@ -497,13 +529,17 @@ class IncrementalPass::Impl {
   std::vector<JobQueue> queues_;
   ReservationBook book_;
   std::vector<Slot> slots_;
+  std::vector<uint8_t> offers_;  ///< per slot: whether it offers a job now
   std::vector<std::vector<uint32_t>> queue_slots_;  ///< per queue: its slots, by index
   ReadySlots ready_;                  ///< clean slots with a target and stale slots, by key
   std::vector<std::vector<uint32_t>> by_pool_;
   std::vector<uint32_t> trivial_;
   /// Per pool: rule 3 answers that looked at it (stale entries are skipped).
   std::vector<std::vector<Consulted>> consulted_;
-  std::vector<std::vector<uint32_t>> linked_;  ///< per pool: the slots whose profile links it
+  /// Per pool: the BestEffortFIFO slots whose profile links it and that
+  /// offer a job, by (need, slot).
+  std::vector<std::set<std::pair<Ticks, uint32_t>>> offering_;
+  std::vector<std::vector<uint32_t>> linked_strict_; ///< per pool: StrictFIFO slots whose profile links it
   // Changes since the last run.
   std::vector<bool> released_;        ///< per pool: a job finished there
   std::vector<uint32_t> released_pools_;

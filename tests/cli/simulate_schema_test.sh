@@ -19,32 +19,15 @@ for trace in "$DATA/worked-example-trace.yaml" "$DATA/worked-example-trace.jsonl
     done
   done
 done
-"$PY" - "$SRC/schemas/simulation.schema.json" "$out" <<'PY'
-import json, pathlib, sys
-import yaml
+"$PY" "$SRC/tests/cli/schema_check.py" "$SRC/schemas/simulation.schema.json" "$out"
+# The schema is not vacuous: a line with an extra key, or one missing, fails.
+"$PY" - "$SRC/schemas/simulation.schema.json" "$out/1.jsonl" <<'PY'
+import json, sys
 from jsonschema import Draft202012Validator
 schema = json.load(open(sys.argv[1]))
-Draft202012Validator.check_schema(schema)
-doc = Draft202012Validator(schema)
 line = Draft202012Validator({"$ref": "#/$defs/jobLine", "$defs": schema["$defs"]})
-failures, checked = 0, 0
-for path in sorted(pathlib.Path(sys.argv[2]).iterdir()):
-    text = path.read_text()
-    if path.suffix == ".jsonl":
-        items = [json.loads(l) for l in text.splitlines() if l.strip()]
-        validator = line
-    else:
-        items = [json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)]
-        validator = doc
-    for item in items:
-        checked += 1
-        for error in validator.iter_errors(item):
-            failures += 1
-            print(f"{path.name}: {error.json_path}: {error.message}")
-# The schema is not vacuous: a line with an extra key, or one missing, fails.
-sample = json.loads((pathlib.Path(sys.argv[2]) / "1.jsonl").read_text().splitlines()[0])
+sample = json.loads(open(sys.argv[2]).readline())
+assert line.is_valid(sample), "jobLine refuses a real line"
 assert not line.is_valid(dict(sample, message=None)), "jobLine accepts an extra key"
 assert not line.is_valid({k: v for k, v in sample.items() if k != "wait"}), "jobLine accepts a missing key"
-print(f"{checked} documents checked, {failures} schema errors")
-sys.exit(1 if failures or checked == 0 else 0)
 PY

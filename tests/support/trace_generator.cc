@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "support/scenario_text.h"
+#include "support/shaped_scenarios.h"
 
 namespace rescfg::testing {
 
@@ -34,90 +35,27 @@ void showValue(const TraceCase& c, std::ostream& os) {
 
 namespace {
 
-Scenario CrowdedScenario() {
-  auto config = std::make_shared<Config>();
-  Config& c = *config;
-  const int pools = *rc::gen::inRange(1, 4), profiles = *rc::gen::inRange(1, 4), policies = *rc::gen::inRange(3, 7);
-  for (int x = 0; x < pools; ++x) {
-    Pool pool;
-    pool.name = "pool-" + std::to_string(x);
-    pool.resources = *OneOf({"2", "3", "4", "5/2"});
-    c.pools.push_back(pool);
-  }
-  for (int r = 0; r < profiles; ++r) {
-    Profile profile;
-    profile.name = "profile-" + std::to_string(r);
-    profile.allotment = *OneOf({"1/2", "1", "2"});
-    if (*rc::gen::inRange(0, 3) != 0) profile.dynamic_parameter = "runtime.gpus";
-    if (*rc::gen::inRange(0, 3) == 0) profile.queueing = Queueing::kStrictFIFO;
-    std::vector<int> order(static_cast<size_t>(pools));
-    std::iota(order.begin(), order.end(), 0);
-    order = Shuffled(order);
-    const int count = *rc::gen::inRange(1, pools + 1);
-    for (int i = 0; i < count; ++i) profile.links.push_back(LinkTo(c.pools[order[i]].name, "link-" + std::to_string(i)));
-    c.profiles.push_back(profile);
-  }
-  for (int p = 0; p < policies; ++p) {
-    Policy policy;
-    policy.name = "policy-" + std::to_string(p);
-    std::vector<int> order(static_cast<size_t>(profiles));
-    std::iota(order.begin(), order.end(), 0);
-    order = Shuffled(order);
-    const int count = *rc::gen::inRange(1, profiles + 1);
-    for (int i = 0; i < count; ++i) policy.profiles.push_back({c.profiles[order[i]].name, std::nullopt, {}, {}, {}});
-    if (*rc::gen::inRange(0, 4) != 0) policy.reserved = *OneOf({"1/2", "1", "3/2", "2"});
-    if (*rc::gen::inRange(0, 3) == 0) {
-      const Quantity limit = *OneOf({"2", "3", "4"});
-      if (limit >= policy.reserved) policy.limit = limit;
-    }
-    c.policies.push_back(policy);
-  }
-  for (size_t p = c.policies.size(); !ReservationsHonourable(c) && p > 0; --p) c.policies[p - 1].reserved = {};
-  ApplyDefaults(c);
-  for (auto& pool : c.pools) pool.execution_priority = Shuffled(*pool.execution_priority);
-  for (auto& profile : c.profiles) profile.policy_priority = Shuffled(*profile.policy_priority);
-
-  Scenario s;
-  s.config = config;
-  const int jobs = *rc::gen::inRange(10, 31);
-  for (int k = 0; k < jobs; ++k) {
-    const uint32_t p = static_cast<uint32_t>(*rc::gen::inRange(0, policies));
-    const auto& entry = c.policies[p].profiles[*rc::gen::inRange<size_t>(0, c.policies[p].profiles.size())];
-    uint32_t r = 0;
-    while (c.profiles[r].name != entry.profile) ++r;
-    QueuedJob job;
-    job.policy = p;
-    job.profile = r;
-    job.need = c.profiles[r].dynamic_parameter ? *OneOf({"1/4", "1/2", "1", "1", "5/4", "3/2", "2"})
-                                               : c.profiles[r].allotment;
-    job.position = static_cast<uint32_t>(k);
-    s.queued.push_back(job);
-    JobEntry e;
-    e.entry = static_cast<size_t>(k) + 1;
-    e.id = Keep("job-" + std::to_string(k));
-    e.policy = Keep(c.policies[p].name);
-    e.profile = Keep(c.profiles[r].name);
-    if (c.profiles[r].dynamic_parameter) e.params.push_back({"runtime.gpus", Keep(job.need.ToString())});
-    s.entries.push_back(e);
-  }
-  const int running = *rc::gen::inRange(0, 4);
-  for (int k = 0; k < running; ++k) {
-    Holding h;
-    h.pool = static_cast<uint32_t>(*rc::gen::inRange(0, pools));
-    h.policy = static_cast<uint32_t>(*rc::gen::inRange(0, policies));
-    h.amount = *OneOf({"1/4", "1/2", "1"});
-    s.holdings.push_back(h);
-    JobEntry e;
-    e.entry = s.entries.size() + 1;
-    e.id = Keep("running-" + std::to_string(k));
-    e.state = "running";
-    e.pool = Keep(c.pools[h.pool].name);
-    e.policy = Keep(c.policies[*h.policy].name);
-    e.profile = Keep(c.profiles[0].name);
-    e.resources = Keep(h.amount.ToString());
-    s.entries.push_back(e);
-  }
-  return s;
+/// Small pools, policies that mostly reserve, mixed needs in quarters (so
+/// that a freed quarter can let a job past a reservation), no pauses.
+Shape CrowdedShape() {
+  Shape shape;
+  shape.pools_min = 1;
+  shape.pools_max = 3;
+  shape.policies_min = 3;
+  shape.policies_max = 6;
+  shape.jobs_min = 10;
+  shape.jobs_max = 30;
+  shape.dynamic_in_4 = 3;
+  shape.strict_in_4 = 1;
+  shape.borrower_in_4 = 1;
+  shape.limit_in_4 = 1;
+  shape.pool_sizes = {"2", "3", "4", "5/2"};
+  shape.allotments = {"1/2", "1", "2"};
+  shape.needs = {"1/4", "1/2", "1", "1", "5/4", "3/2", "2"};
+  shape.reserved = {"1/2", "1", "3/2", "2"};
+  shape.limits = {"2", "3", "4"};
+  shape.held = {"1/4", "1/2", "1"};
+  return shape;
 }
 
 /// Times, durations, --start and --until for a scenario.
@@ -165,7 +103,7 @@ rc::Gen<TraceCase> GenTrace() {
 }
 
 rc::Gen<TraceCase> GenCrowdedTrace() {
-  return rc::gen::resize(100, rc::gen::exec([] { return Timed(CrowdedScenario()); }));
+  return rc::gen::exec([] { return Timed(*GenShaped(CrowdedShape())); });
 }
 
 std::vector<JobEntry> TraceEntries(const TraceCase& c) {

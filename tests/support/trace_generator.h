@@ -32,7 +32,7 @@ inline constexpr Micros kTraceBase = 1'800'000'000LL * kMicrosPerSecond;
 
 rc::Gen<TraceCase> GenTrace();
 
-/// Crowded traces where reservations bite: two or three small pools, three
+/// Crowded traces where reservations bite: one to three small pools, three
 /// to six policies that mostly reserve, 10 to 30 jobs of mixed needs
 /// arriving over a few seconds, no pauses. Reservations protect queued jobs,
 /// others wait for `reservation`, and as jobs finish the reserving teams'
