@@ -25,7 +25,9 @@
 /// at the back of their queues. When a run ends every slot is either clean
 /// without a target, or stale and dropped (over its limit, or no room in
 /// any linked pool). What can turn such a slot into one with a target:
-///   - its policy's usage fell or its queues changed: all its slots;
+///   - its policy's usage fell: all its slots; a job joined: its slot, if it
+///     offered nothing before (a job behind others changes no answer of its
+///     queue, and its policy's answers rest on the others' reservations);
 ///   - a pool whose free capacity rose from f to f': the slots linked to it
 ///     whose need is in (f, f'] (with a need of at most f the pool refused
 ///     them by rule 2 or 3, not for room; rule 2 moves only with their own
@@ -126,6 +128,10 @@ class ReadySlots {
 struct Slot {
   uint32_t queue = 0;
   uint32_t index = 0;  ///< slot index within its queue
+  /// The job it offers now (its queue's SlotJob), copied: Restale and
+  /// Evaluate read it without going through the queue.
+  std::optional<uint32_t> offered;
+  QueuedJob job;
   bool filed = false;  ///< has an entry in the ordered set, under `key`
   bool clean = false;  ///< `target` and `key` are exact for the current state
   std::optional<Target> target;
@@ -146,9 +152,9 @@ class IncrementalPass::Impl {
        const std::vector<uint32_t>* initial)
       : ctx_(config), state_(PassState::Initial(ctx_, holdings)), queued_(queued),
         queues_(InitialQueues(initial)), book_(ctx_, queues_, queued_, state_), by_pool_(ctx_.pool_count),
-        consulted_(ctx_.pool_count), offering_(ctx_.pool_count), linked_strict_(ctx_.pool_count),
-        released_(ctx_.pool_count, false),
-        free_before_(ctx_.pool_count), policy_changed_(ctx_.policy_count, false) {
+        consulted_(ctx_.pool_count), offering_(ctx_.pool_count), released_(ctx_.pool_count, false),
+        free_before_(ctx_.pool_count), policy_changed_(ctx_.policy_count, false),
+        usage_changed_(ctx_.policy_count, false) {
     queue_slots_.resize(queues_.size());
     for (uint32_t q = 0; q < queues_.size(); ++q) {
       for (uint32_t i = 0; i < queues_[q].slot_count(); ++i) AddSlot(q, i);
@@ -171,7 +177,10 @@ class IncrementalPass::Impl {
     }
     JobQueue::Appended appended = queues_[q].Append(job, queued_);
     if (appended.new_slot) AddSlot(q, static_cast<uint32_t>(appended.slot));
-    SetOffers(queue_slots_[q][appended.slot], true);
+    const uint32_t s = queue_slots_[q][appended.slot];
+    // Behind the jobs already queued: only a new slot or one that offered
+    // nothing changes (the policy's protection may too: the book is told).
+    if (RefreshOffer(s) || appended.new_slot) joined_slots_.push_back(s);
     MarkPolicy(j.policy);
   }
 
@@ -185,6 +194,10 @@ class IncrementalPass::Impl {
     if (policy) {
       state_.used[*policy] -= amount;
       MarkPolicy(*policy);
+      if (!usage_changed_[*policy]) {
+        usage_changed_[*policy] = true;
+        usage_policies_.push_back(*policy);
+      }
     }
   }
 
@@ -212,7 +225,7 @@ class IncrementalPass::Impl {
         continue;
       }
       JobQueue& queue = queues_[slot.queue];
-      uint32_t job = *queue.SlotJob(slot.index);
+      uint32_t job = *slot.offered;
       Target target = *slot.target;
       slot.target.reset();
       slot.clean = false;
@@ -223,7 +236,7 @@ class IncrementalPass::Impl {
       placements->push_back({job, target.pool, target.link});
       ++placements_;
       queue.Advance(slot.index);
-      SetOffers(s, queue.SlotJob(slot.index).has_value());
+      RefreshOffer(s);
       Quantity need_before = book_.Need(queue.policy());
       bool kept = book_.Placed(queue.policy(), target.pool);
       ++iteration_;
@@ -272,31 +285,28 @@ class IncrementalPass::Impl {
     slot.queue = queue;
     slot.index = index;
     slots_.push_back(slot);
-    offers_.push_back(false);
     queue_slots_[queue].push_back(s);
-    const JobQueue& q = queues_[queue];
-    if (q.strict_fifo()) {
-      for (uint32_t pool : ctx_.links[q.profile()]) linked_strict_[pool].push_back(s);
-    }
-    SetOffers(s, q.SlotJob(index).has_value());
+    RefreshOffer(s);
     ready_.Grow(slots_.size());
   }
 
-  /// Records whether slot `s` offers a job; a BestEffortFIFO slot that does
-  /// is listed by need under each pool its profile links.
-  void SetOffers(uint32_t s, bool offers) {
-    if (offers_[s] == offers) return;
-    offers_[s] = offers;
-    const JobQueue& q = queues_[slots_[s].queue];
-    if (q.strict_fifo()) return;
-    const std::pair<Ticks, uint32_t> entry{q.GroupNeed(slots_[s].index).ticks(), s};
-    for (uint32_t pool : ctx_.links[q.profile()]) {
-      if (offers) {
-        offering_[pool].insert(entry);
-      } else {
-        offering_[pool].erase(entry);
-      }
+  /// Reads again the job slot `s` offers; a slot that offers one is listed
+  /// by its need under each pool its profile links. Returns whether the
+  /// offered job changed.
+  bool RefreshOffer(uint32_t s) {
+    Slot& slot = slots_[s];
+    const std::optional<uint32_t> job = queues_[slot.queue].SlotJob(slot.index);
+    if (job == slot.offered) return false;
+    const auto& links = ctx_.links[queues_[slot.queue].profile()];
+    if (slot.offered) {
+      for (uint32_t pool : links) offering_[pool].erase({slot.job.need.ticks(), s});
     }
+    slot.offered = job;
+    if (job) {
+      slot.job = queued_[*job];
+      for (uint32_t pool : links) offering_[pool].insert({slot.job.need.ticks(), s});
+    }
+    return true;
   }
 
   void MarkPolicy(uint32_t policy) {
@@ -307,6 +317,9 @@ class IncrementalPass::Impl {
   bool Changed() const { return !changed_policies_.empty() || !released_pools_.empty(); }
   void ClearChanges() {
     for (uint32_t p : changed_policies_) policy_changed_[p] = false;
+    for (uint32_t p : usage_policies_) usage_changed_[p] = false;
+    usage_policies_.clear();
+    joined_slots_.clear();
     for (uint32_t x : released_pools_) released_[x] = false;
     changed_policies_.clear();
     released_pools_.clear();
@@ -321,25 +334,20 @@ class IncrementalPass::Impl {
     for (uint32_t x : released_pools_) capacity_rose = capacity_rose || state_.Free(ctx_, x) > free_before_[x];
     std::vector<uint32_t> rule3;
     if (book_.Reopen(changed_policies_, capacity_rose)) rule3 = Rule3ChangedAcross();
-    for (uint32_t policy : changed_policies_) {
+    for (uint32_t policy : usage_policies_) {
       for (uint32_t q : ctx_.queues_of_policy[policy]) {
         for (uint32_t s : queue_slots_[q]) RestaleOnce(s);
       }
     }
+    for (uint32_t s : joined_slots_) RestaleOnce(s);
     for (uint32_t x : released_pools_) {
       const Quantity before = free_before_[x], now = state_.Free(ctx_, x);
       if (now <= before) continue;
-      // BestEffortFIFO slots offering a job, by need: only those in (before, now].
+      // The slots offering a job, by need: only those in (before, now].
       const auto& offering = offering_[x];
       for (auto it = offering.upper_bound({before.ticks(), UINT32_MAX});
            it != offering.end() && it->first <= now.ticks(); ++it) {
         RestaleOnce(it->second);
-      }
-      for (uint32_t s : linked_strict_[x]) {
-        if (!offers_[s]) continue;
-        std::optional<uint32_t> job = queues_[slots_[s].queue].SlotJob(slots_[s].index);
-        const Quantity need = queued_[*job].need;
-        if (before < need && need <= now) RestaleOnce(s);
       }
     }
     for (uint32_t s : rule3) {
@@ -364,9 +372,8 @@ class IncrementalPass::Impl {
     Unfile(slot);
     slot.clean = false;
     slot.target.reset();
-    std::optional<uint32_t> job = queues_[slot.queue].SlotJob(slot.index);
-    if (!job) return;
-    const QueuedJob& j = queued_[*job];
+    if (!slot.offered) return;
+    const QueuedJob& j = slot.job;
     // Over the limit, or no room in any linked pool: no target while its own
     // policy does not place (free capacity only shrinks).
     if (state_.used[j.policy] + j.need > ctx_.limit[j.policy]) return;
@@ -392,10 +399,8 @@ class IncrementalPass::Impl {
     slot.clean = true;
     slot.target.reset();
     slot.trace = {};
-    const JobQueue& queue = queues_[slot.queue];
-    std::optional<uint32_t> job = queue.SlotJob(slot.index);
-    if (!job) return;
-    const QueuedJob& j = queued_[*job];
+    if (!slot.offered) return;
+    const QueuedJob& j = slot.job;
     slot.target = FindTarget(ctx_, state_, book_, j.policy, j.profile, j.need, &slot.trace);
     ++slot.answer;
     if (slot.trace.rule3 && !slot.trace.rule3_trivial) {
@@ -529,23 +534,24 @@ class IncrementalPass::Impl {
   std::vector<JobQueue> queues_;
   ReservationBook book_;
   std::vector<Slot> slots_;
-  std::vector<uint8_t> offers_;  ///< per slot: whether it offers a job now
   std::vector<std::vector<uint32_t>> queue_slots_;  ///< per queue: its slots, by index
   ReadySlots ready_;                  ///< clean slots with a target and stale slots, by key
   std::vector<std::vector<uint32_t>> by_pool_;
   std::vector<uint32_t> trivial_;
   /// Per pool: rule 3 answers that looked at it (stale entries are skipped).
   std::vector<std::vector<Consulted>> consulted_;
-  /// Per pool: the BestEffortFIFO slots whose profile links it and that
-  /// offer a job, by (need, slot).
+  /// Per pool: the slots whose profile links it and that offer a job, by
+  /// (the offered job's need, slot).
   std::vector<std::set<std::pair<Ticks, uint32_t>>> offering_;
-  std::vector<std::vector<uint32_t>> linked_strict_; ///< per pool: StrictFIFO slots whose profile links it
   // Changes since the last run.
   std::vector<bool> released_;        ///< per pool: a job finished there
   std::vector<uint32_t> released_pools_;
   std::vector<Quantity> free_before_; ///< per released pool: its free capacity at the last run
-  std::vector<bool> policy_changed_;  ///< per policy: usage fell or a job joined
+  std::vector<bool> policy_changed_;  ///< per policy: usage fell or a job joined (the book refreshes them)
   std::vector<uint32_t> changed_policies_;
+  std::vector<bool> usage_changed_;   ///< per policy: usage fell (all its slots are looked at again)
+  std::vector<uint32_t> usage_policies_;
+  std::vector<uint32_t> joined_slots_;  ///< slots that offered nothing and now offer a joined job
   bool first_run_ = true;
   uint64_t iteration_ = 1;
   uint64_t evaluations_ = 0;

@@ -41,8 +41,6 @@ class JobQueue {
   size_t slot_count() const { return strict_ ? 1 : groups_.size(); }
   /// The job a slot offers now, if any.
   std::optional<uint32_t> SlotJob(size_t slot) const;
-  /// The need of every job a BestEffortFIFO slot ever offers.
-  Quantity GroupNeed(size_t slot) const { return groups_[slot].need; }
   /// Marks the job offered by `slot` as placed.
   void Advance(size_t slot);
 
