@@ -167,7 +167,10 @@ class IncrementalPass::Impl {
       unschedulable_.push_back(job);
       return;
     }
-    auto [it, added] = queue_index_.emplace(Key(j.policy, j.profile), static_cast<uint32_t>(queues_.size()));
+    const uint64_t key = Key(j.policy, j.profile);
+    auto it = queue_index_.find(key);  // emplace would allocate a node every time
+    const bool added = it == queue_index_.end();
+    if (added) it = queue_index_.emplace(key, static_cast<uint32_t>(queues_.size())).first;
     const uint32_t q = it->second;
     if (added) {
       queues_.emplace_back(j.policy, j.profile, ctx_.strict_fifo[j.profile], std::vector<uint32_t>{}, queued_);
