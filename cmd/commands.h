@@ -15,6 +15,7 @@ struct ValidateOptions {
   std::vector<std::string> files;
   std::string format = "text";  ///< text | json | github
   bool strict = false;
+  std::string output;              ///< -o FILE, written atomically; "" is stdout
 };
 int RunValidate(const ValidateOptions& options);
 
@@ -45,6 +46,7 @@ struct DiffOptions {
   std::string format = "text";     ///< text | json
   JobsSource jobs;
   int lock_timeout_seconds = 10;
+  std::string output;              ///< -o FILE, written atomically; "" is stdout
   JobsSource trace;                ///< --trace: both configurations' simulations side by side
   std::optional<std::string> start, until;  ///< of those simulations (RFC 3339)
 };
@@ -83,6 +85,7 @@ struct HistoryOptions {
   std::string state_dir = ".rescfg";
   std::string format = "text";  ///< text | json
   int lock_timeout_seconds = 10;
+  std::string output;              ///< -o FILE, written atomically; "" is stdout
 };
 int RunHistory(const HistoryOptions& options);
 
@@ -90,20 +93,37 @@ struct StatusOptions {
   ConfigSource config;
   JobsSource jobs;
   std::string format = "table";  ///< table | json
+  std::string output;              ///< -o FILE, written atomically; "" is stdout
 };
 int RunStatus(const StatusOptions& options);
 
 struct FmtOptions {
-  std::string file;
+  std::vector<std::string> files;  ///< one to print; any number with check or write
   bool canonical = true;
+  bool check = false;              ///< list the files not in canonical form; exit 1 if any
+  bool write = false;              ///< rewrite them in place, atomically
+  std::string output;              ///< -o FILE, written atomically; "" is stdout
 };
 int RunFmt(const FmtOptions& options);
 
 struct GraphOptions {
   ConfigSource config;
+  JobsSource jobs;                 ///< optional: usage on the pools
+  std::vector<std::string> policies, pools;  ///< --policy, --pool: one team's or one pool's view
   std::string format = "mermaid";  ///< mermaid | dot
+  std::string output;              ///< -o FILE, written atomically; "" is stdout
 };
 int RunGraph(const GraphOptions& options);
+
+struct ExplainOptions {
+  std::string job;               ///< the job's id
+  ConfigSource config;
+  JobsSource jobs;
+  std::string format = "text";   ///< text | json
+  std::string output;            ///< -o FILE, written atomically; "" is stdout
+  int max_ahead = 20;            ///< jobs listed per pool
+};
+int RunExplain(const ExplainOptions& options);
 
 struct ExportOptions {
   std::string target;            ///< clearml-agent | kueue
@@ -133,14 +153,21 @@ struct CompletionCommand {
 };
 
 struct CompletionOptions {
-  std::string shell;                 ///< bash | zsh
+  std::string shell;                 ///< bash | zsh | fish
   std::string program = "rescfg";
+  std::string output;              ///< -o FILE, written atomically; "" is stdout
   std::vector<CompletionFlag> global_flags;
   std::vector<CompletionCommand> commands;
 };
 int RunCompletion(const CompletionOptions& options);
 
 /// Sets up spdlog on stderr: "rescfg: error: ..." lines; verbosity from -v/-q.
+/// May be called again to change the verbosity.
 void SetUpLogging(int verbosity, bool quiet);
+
+/// Colour of the level word ("error", "warning") of log lines: "auto" (on a
+/// terminal whose TERM is not dumb, unless NO_COLOR is set and not empty),
+/// "always" or "never".
+void SetLogColor(const std::string& when);
 
 }  // namespace rescfg::cmd

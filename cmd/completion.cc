@@ -1,15 +1,15 @@
-/// `rescfg completion bash|zsh`: shell completion scripts written from the
+/// `rescfg completion bash|zsh|fish`: shell completion scripts written from the
 /// command-line description main.cc reads off the parser, so they list
 /// exactly the commands, flags and value choices the binary accepts.
 
 #include <spdlog/spdlog.h>
 
-#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.h"
+#include "output_file.h"
 
 namespace rescfg::cmd {
 namespace {
@@ -220,19 +220,92 @@ std::string ZshScript(const CompletionOptions& options) {
   return out;
 }
 
+// ---- fish ----------------------------------------------------------------
+
+/// `text` as a fish single-quoted word.
+std::string FishQuote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'' || c == '\\') out += '\\';
+    out += c == '\n' || c == '\t' ? ' ' : c;
+  }
+  return out + "'";
+}
+
+/// The `complete` arguments that say what follows an option or argument.
+std::string FishValues(const CompletionFlag& flag) {
+  switch (flag.value) {
+    case Value::kChoice: return " -x -a " + FishQuote(Join(flag.choices, " "));
+    case Value::kFile: return " -r -F";
+    case Value::kOther: return " -x";
+    case Value::kNone: break;
+  }
+  return "";
+}
+
+/// One `complete` line per option: its names, its values, its description.
+void WriteFishFlags(const std::string& head, const std::vector<CompletionFlag>& flags, std::string* out) {
+  for (const auto& flag : flags) {
+    std::string names;
+    for (const auto& name : flag.names) {
+      if (!IsPlainWord(name)) continue;
+      names += name.size() == 2 ? " -s " + name.substr(1) : " -l " + name.substr(2);
+    }
+    if (names.empty()) continue;
+    *out += head + names + FishValues(flag) + " -d " + FishQuote(flag.description) + "\n";
+  }
+}
+
+std::string FishScript(const CompletionOptions& options) {
+  std::vector<std::string> command_names;
+  for (const auto& command : options.commands) command_names.push_back(command.name);
+  const std::string complete = "complete -c " + options.program;
+  const std::string all = Join(command_names, " ");
+
+  std::string out;
+  out += "# fish completion for " + options.program + "; written by `" + options.program +
+         " completion fish`.\n";
+  out += "# Nothing completes file names unless an option or argument takes a file.\n";
+  out += complete + " -f\n";
+  const std::string needs_command = "__" + FunctionName(options.program).substr(1) + "_needs_command";
+  out += "function " + needs_command + "\n  not __fish_seen_subcommand_from " + all + "\nend\n";
+  // Global options stand before or after the command.
+  WriteFishFlags(complete, options.global_flags, &out);
+  for (const auto& command : options.commands) {
+    if (!IsPlainWord(command.name)) continue;
+    out += complete + " -n " + needs_command + " -a " + command.name +
+           " -d " + FishQuote(command.description) + "\n";
+  }
+  for (const auto& command : options.commands) {
+    if (!IsPlainWord(command.name)) continue;
+    const std::string head = complete + " -n " + FishQuote("__fish_seen_subcommand_from " + command.name);
+    WriteFishFlags(head, command.flags, &out);
+    if (!command.positional) continue;
+    const CompletionFlag& arg = *command.positional;
+    if (arg.value == Value::kChoice) {
+      out += head + " -a " + FishQuote(Join(arg.choices, " ")) + " -d " + FishQuote(arg.description) + "\n";
+    } else if (arg.value == Value::kFile) {
+      out += head + " -F\n";
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 int RunCompletion(const CompletionOptions& options) {
+  std::string script;
   if (options.shell == "bash") {
-    std::cout << BashScript(options);
+    script = BashScript(options);
   } else if (options.shell == "zsh") {
-    std::cout << ZshScript(options);
+    script = ZshScript(options);
+  } else if (options.shell == "fish") {
+    script = FishScript(options);
   } else {
-    spdlog::error("no completion for shell '{}'; use bash or zsh", options.shell);
+    spdlog::error("no completion for shell '{}'; use bash, zsh or fish", options.shell);
     return kExitUnusable;
   }
-  std::cout.flush();
-  return std::cout ? kExitOk : kExitUnusable;
+  return WriteOutput(options.output, script) ? kExitOk : kExitUnusable;
 }
 
 }  // namespace rescfg::cmd

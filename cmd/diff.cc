@@ -13,6 +13,7 @@
 #include "file_io.h"
 #include "jobs/loader.h"
 #include "output/json_writer.h"
+#include "output_file.h"
 #include "simulate/comparison.h"
 #include "simulation.h"
 #include "state/state_store.h"
@@ -131,8 +132,7 @@ int RunDiff(const DiffOptions& options) {
              RenderSimulationComparisonText(simulated->first, simulated->second);
     }
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  if (std::fflush(stdout) != 0) return kExitUnusable;
+  if (!WriteOutput(options.output, out)) return kExitUnusable;
   return diff.empty() ? kExitOk : kExitFindings;
 }
 

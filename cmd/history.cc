@@ -9,6 +9,7 @@
 #include "config_source.h"
 #include "output/json_writer.h"
 #include "output/text_table.h"
+#include "output_file.h"
 #include "state/state_store.h"
 
 namespace rescfg::cmd {
@@ -45,8 +46,7 @@ int RunHistory(const HistoryOptions& options) {
     }
     out = table.Render();
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return std::fflush(stdout) == 0 ? kExitOk : kExitUnusable;
+  return WriteOutput(options.output, out) ? kExitOk : kExitUnusable;
 }
 
 }  // namespace rescfg::cmd

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "command_line.h"
 #include "commands.h"
 #include "input_limits.h"
 
@@ -26,6 +27,11 @@ void AddConfigSource(CLI::App* app, ConfigSource* source) {
   state->excludes(config);
   app->add_option("--lock-timeout", source->lock_timeout_seconds,
                   "Seconds to wait for the state lock")->default_val(10);
+}
+
+/// -o FILE for a command that writes data.
+void AddOutput(CLI::App* app, std::string* output) {
+  app->add_option("--output,-o", *output, "Write to FILE atomically instead of stdout");
 }
 
 void AddJobsSource(CLI::App* app, JobsSource* jobs, bool required) {
@@ -90,8 +96,15 @@ int main(int argc, char** argv) {
   app.fallthrough();  // -v and -q also after the command: rescfg schedule -q ...
   int verbosity = 0;
   bool quiet = false;
+  std::string color = "auto";
   app.add_flag("-v,--verbose", verbosity, "More log output on stderr (repeatable)");
   app.add_flag("-q,--quiet", quiet, "Only errors on stderr");
+  app.add_option("--color", color,
+                 "Colour the level of log lines on stderr: auto (on a terminal, unless NO_COLOR is set), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  // Errors of the command line itself go through the same logger.
+  SetUpLogging(0, false);
+  SetLogColor(ColorArgument(argc, argv));
 
   int exit_code = kExitOk;
 
@@ -101,7 +114,10 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--format,-f", validate.format, "text, json, or github (workflow annotations)")
       ->check(CLI::IsMember({"text", "json", "github"}));
   validate_cmd->add_flag("--strict", validate.strict, "Treat warnings as failures");
-  validate_cmd->footer("Example: rescfg validate --format github resources.yaml\nExit: 0 valid, 1 invalid, 2 unusable input.");
+  AddOutput(validate_cmd, &validate.output);
+  validate_cmd->footer("Example: rescfg validate --format github resources.yaml\n"
+                       "Exit: 0 valid; 1 invalid (errors, or warnings with --strict); 2 unusable input "
+                       "(unreadable file, YAML syntax error, too large).");
   validate_cmd->callback([&] { exit_code = RunValidate(validate); });
 
   ScheduleOptions schedule;
@@ -113,7 +129,8 @@ int main(int argc, char** argv) {
   schedule_cmd->add_option("--output,-o", schedule.output, "Write the result to FILE atomically instead of stdout");
   schedule_cmd->footer(
       "Example: rescfg schedule --config resources.yaml --jobs jobs.jsonl --format jsonl | jq .\n"
-      "Exit: 0 every job assigned, pending or running; 1 some entry rejected; 2 unusable input.");
+      "Exit: 0 every job assigned, pending or running; 1 some entry rejected (the output is still complete);\n"
+      "2 unusable input or state (then nothing is written to -o).");
   schedule_cmd->callback([&] { exit_code = RunSchedule(schedule); });
 
   SimulateOptions simulate;
@@ -129,11 +146,12 @@ int main(int argc, char** argv) {
   simulate_cmd->add_option("--until", simulate.until, "Stop after the events at this RFC 3339 time");
   simulate_cmd->add_option("--format,-f", simulate.format, "yaml, json, jsonl (one object per entry) or table (summaries)")
       ->check(CLI::IsMember({"yaml", "json", "jsonl", "table"}));
-  simulate_cmd->add_option("--output,-o", simulate.output, "Write the result to FILE atomically instead of stdout");
+  AddOutput(simulate_cmd, &simulate.output);
   simulate_cmd->add_option("--plot", simulate.plot, "Also draw pool usage over time and each policy's waits as an SVG file");
   simulate_cmd->footer(
       "Example: rescfg simulate --config resources.yaml --trace week.jsonl --format table --plot week.svg\n"
-      "Exit: 0 every entry simulated; 1 some entry rejected; 2 unusable input.");
+      "Exit: 0 every entry simulated; 1 some entry rejected (the output is still complete);\n"
+      "2 unusable input or state (then nothing is written to -o or --plot).");
   simulate_cmd->callback([&] { exit_code = RunSimulate(simulate); });
 
   DiffOptions diff;
@@ -149,7 +167,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"yaml", "jsonl"}));
   diff_cmd->add_option("--start", diff.start, "With --trace: start the clock at this RFC 3339 time");
   diff_cmd->add_option("--until", diff.until, "With --trace: stop after the events at this RFC 3339 time");
-  diff_cmd->footer("Example: rescfg diff <(git show HEAD~1:resources.yaml) resources.yaml\nExit: 0 same, 1 different, 2 unusable input.");
+  AddOutput(diff_cmd, &diff.output);
+  diff_cmd->footer("Example: rescfg diff <(git show HEAD~1:resources.yaml) resources.yaml\nExit: 0 same; 1 different; 2 unusable input or state.");
   diff_cmd->callback([&] {
     diff.against_state = diff_state->count() > 0;
     exit_code = RunDiff(diff);
@@ -175,6 +194,8 @@ int main(int argc, char** argv) {
   reset_cmd->add_option("--output,-o", reset.output, "Write to FILE atomically instead of stdout");
   reset_cmd->add_option("--revision,-r", reset.revision, "Revision to write (default: the current one)");
   reset_cmd->add_option("--lock-timeout", reset.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
+  reset_cmd->footer("Example: rescfg reset --state .rescfg --revision 3 -o resources.yaml\n"
+                    "Exit: 0 written; 2 state missing, locked too long or corrupt, or no such revision.");
   reset_cmd->callback([&] { exit_code = RunReset(reset); });
 
   HistoryOptions history;
@@ -182,6 +203,9 @@ int main(int argc, char** argv) {
   history_cmd->add_option("--state", history.state_dir, "State directory")->default_str(".rescfg");
   history_cmd->add_option("--format,-f", history.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   history_cmd->add_option("--lock-timeout", history.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
+  AddOutput(history_cmd, &history.output);
+  history_cmd->footer("Example: rescfg history --state .rescfg --format json | jq .current\n"
+                      "Exit: 0 listed; 2 state missing, locked too long or corrupt.");
   history_cmd->callback([&] { exit_code = RunHistory(history); });
 
   StatusOptions status;
@@ -189,19 +213,57 @@ int main(int argc, char** argv) {
   AddConfigSource(status_cmd, &status.config);
   AddJobsSource(status_cmd, &status.jobs, false);
   status_cmd->add_option("--format,-f", status.format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  AddOutput(status_cmd, &status.output);
+  status_cmd->footer("Example: rescfg status --config resources.yaml --jobs jobs.yaml\n"
+                     "Exit: 0 printed (also when some jobs are rejected); 2 unusable input or state.");
   status_cmd->callback([&] { exit_code = RunStatus(status); });
 
   FmtOptions fmt;
   auto* fmt_cmd = app.add_subcommand("fmt", "Print a configuration in canonical form (usable as a git textconv driver)");
-  fmt_cmd->add_option("FILE", fmt.file, "Configuration file (- for stdin)")->required();
+  fmt_cmd->add_option("FILE", fmt.files, "Configuration file (- for stdin); several with --check or -w")->required();
   fmt_cmd->add_flag("--canonical", fmt.canonical, "Canonical form (the default and only form)");
+  auto* fmt_check = fmt_cmd->add_flag("--check", fmt.check,
+                                      "List the files that are not in canonical form (exit 1 if any); change nothing");
+  auto* fmt_write = fmt_cmd->add_flag("--write,-w", fmt.write,
+                                      "Rewrite the files that are not in canonical form in place, atomically "
+                                      "(comments and layout are lost)");
+  auto* fmt_output = fmt_cmd->add_option("--output,-o", fmt.output, "Write to FILE atomically instead of stdout");
+  fmt_write->excludes(fmt_check)->excludes(fmt_output);
+  fmt_cmd->footer("Examples: rescfg fmt resources.yaml; rescfg fmt --check clusters/*.yaml\n"
+                  "The canonical form spells out every default and keeps no comments: -w drops them.\n"
+                  "Exit: 0 printed (--check: every file canonical; -w: done); 1 invalid configuration\n"
+                  "(--check: or some file not in canonical form); 2 unusable input.");
   fmt_cmd->callback([&] { exit_code = RunFmt(fmt); });
 
   GraphOptions graph;
   auto* graph_cmd = app.add_subcommand("graph", "Draw pools, profiles, links and policies as Mermaid or Graphviz");
   AddConfigSource(graph_cmd, &graph.config);
   graph_cmd->add_option("--format,-f", graph.format, "mermaid or dot")->check(CLI::IsMember({"mermaid", "dot"}));
+  AddOutput(graph_cmd, &graph.output);
+  AddJobsSource(graph_cmd, &graph.jobs, false);
+  graph_cmd->add_option("--policy", graph.policies,
+                        "Only this policy's view: its profiles and the pools they link (repeatable)")
+      ->allow_extra_args(false);
+  graph_cmd->add_option("--pool", graph.pools,
+                        "Only this pool's view: the profiles linked to it and their policies (repeatable; "
+                        "with --policy, what connects them)")
+      ->allow_extra_args(false);
+  graph_cmd->footer("Example: rescfg graph --config resources.yaml --format dot | dot -Tsvg > resources.svg\n"
+                    "Exit: 0 drawn; 2 unusable input or state, or no such --policy or --pool.");
   graph_cmd->callback([&] { exit_code = RunGraph(graph); });
+
+  ExplainOptions explain;
+  auto* explain_cmd = app.add_subcommand("explain", "Tell one job's story in the pass: why it waits, or why others went first");
+  explain_cmd->add_option("JOB", explain.job, "The job's id")->required();
+  AddConfigSource(explain_cmd, &explain.config);
+  AddJobsSource(explain_cmd, &explain.jobs, true);
+  explain_cmd->add_option("--format,-f", explain.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  explain_cmd->add_option("--output,-o", explain.output, "Write to FILE atomically instead of stdout");
+  explain_cmd->add_option("--max-ahead", explain.max_ahead, "Jobs listed per pool (the count says how many there were)")
+      ->check(CLI::NonNegativeNumber);
+  explain_cmd->footer("Example: rescfg explain dev-3 --state .rescfg --jobs jobs.jsonl\n"
+                      "Exit: 0 explained, 2 unusable input or no such job.");
+  explain_cmd->callback([&] { exit_code = RunExplain(explain); });
 
   ExportOptions export_options;
   auto* export_cmd = app.add_subcommand("export", "Write what the engines that enforce a configuration need: ClearML agents, Kueue");
@@ -213,15 +275,19 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"yaml", "json"}));
   export_cmd->add_option("--mode", export_options.mode, "clearml-agent: k8s-glue (Helm values) or daemon (command lines)")
       ->check(CLI::IsMember({"k8s-glue", "daemon"}));
-  export_cmd->add_option("--pool", export_options.pool, "clearml-agent: only this pool");
+  export_cmd->add_option("--pool", export_options.pool, "clearml-agent: only this pool")
+      ->check([](const std::string& name) { return name.empty() ? std::string("the pool name is empty") : std::string(); });
   export_cmd->footer("Example: rescfg export clearml-agent --config resources.yaml -o values.yaml\n"
                      "Exit: 0 faithful, 1 approximated (findings on stderr), 2 unusable input.");
   export_cmd->callback([&] { exit_code = RunExport(export_options); });
 
   CompletionOptions completion;
-  auto* completion_cmd = app.add_subcommand("completion", "Print a shell completion script for bash or zsh");
-  completion_cmd->add_option("SHELL", completion.shell, "bash or zsh")->required()->check(CLI::IsMember({"bash", "zsh"}));
-  completion_cmd->footer("Example: rescfg completion bash > ~/.local/share/bash-completion/completions/rescfg");
+  auto* completion_cmd = app.add_subcommand("completion", "Print a shell completion script for bash, zsh or fish");
+  completion_cmd->add_option("SHELL", completion.shell, "bash, zsh or fish")
+      ->required()->check(CLI::IsMember({"bash", "zsh", "fish"}));
+  AddOutput(completion_cmd, &completion.output);
+  completion_cmd->footer("Example: rescfg completion bash > ~/.local/share/bash-completion/completions/rescfg\n"
+                         "Exit: 0 written; 2 the output cannot be written.");
   completion_cmd->callback([&] {
     completion.global_flags = DescribeCommand(&app).flags;
     for (const CLI::App* sub : app.get_subcommands({})) completion.commands.push_back(DescribeCommand(sub));
@@ -230,16 +296,36 @@ int main(int argc, char** argv) {
 
   app.parse_complete_callback([&] {
     SetUpLogging(verbosity, quiet);
+    SetLogColor(color);
     if (std::string error = rescfg::ApplyLimitsFromEnvironment(); !error.empty()) {
       spdlog::error("{}", error);
       std::exit(kExitUnusable);
     }
   });
+  std::vector<std::string> command_names;
+  for (const CLI::App* sub : app.get_subcommands({})) command_names.push_back(sub->get_name());
+  GlobalOptionNames globals;
+  for (const CLI::Option* opt : app.get_options()) {
+    auto& names = opt->get_items_expected_max() == 0 ? globals.flags : globals.with_value;
+    for (const auto& name : opt->get_snames()) names.push_back("-" + name);
+    for (const auto& name : opt->get_lnames()) names.push_back("--" + name);
+  }
+  const std::string command = CommandWord(argc, argv, globals);
+  if (!command.empty() &&
+      std::find(command_names.begin(), command_names.end(), command) == command_names.end()) {
+    spdlog::error("{}", UnknownCommandMessage(command, command_names));
+    return kExitUnusable;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUnusable;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version: on stdout
+    if (command.empty() && e.get_name() == "RequiredError" && app.get_subcommands().empty()) {
+      spdlog::error("{}", MissingCommandMessage(command_names));
+    } else {
+      spdlog::error("{}", ParseErrorMessage(e.what(), command));
+    }
+    return kExitUnusable;
   }
   return exit_code;
 }

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "config_source.h"
+#include "output_file.h"
 #include "schedule/report.h"
 #include "status/status.h"
 
@@ -25,8 +26,7 @@ int RunStatus(const StatusOptions& options) {
   }
   StatusReport status = BuildStatus(*config, BuildSchedule(*config, std::move(jobs)), label, with_jobs);
   std::string out = options.format == "json" ? RenderStatusJson(status) : RenderStatusTable(status);
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return std::fflush(stdout) == 0 ? kExitOk : kExitUnusable;
+  return WriteOutput(options.output, out) ? kExitOk : kExitUnusable;
 }
 
 }  // namespace rescfg::cmd

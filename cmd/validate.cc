@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "config/loader.h"
+#include "output_file.h"
 #include "output/findings_output.h"
 #include "validate/validate.h"
 
@@ -21,8 +22,7 @@ int RunValidate(const ValidateOptions& options) {
                           : options.format == "github" ? FindingsFormat::kGithub
                                                        : FindingsFormat::kText;
   std::string out = RenderFindings(files, format, options.strict);
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  std::fflush(stdout);
+  if (!WriteOutput(options.output, out)) return kExitUnusable;
   // The summary is for people; -q (level error) silences it.
   if (spdlog::should_log(spdlog::level::warn)) {
     std::string summary = SummarizeFindings(files, options.strict);

@@ -100,6 +100,24 @@ std::string Quantity::ToString() const {
   return sign + Int128ToString(t / g) + "/" + Int128ToString(kTick / g);
 }
 
+std::string Quantity::ToDecimal() const {
+  if (!NeedsFraction()) return ToString();
+  constexpr Ticks kScale = 1'000'000'000;  // nine digits
+  Ticks t = ticks_ < 0 ? -ticks_ : ticks_;
+  Ticks scaled = t * kScale;
+  Ticks q = scaled / kTick, r = scaled % kTick;
+  if (2 * r > kTick || (2 * r == kTick && q % 2 == 1)) ++q;  // half-even
+  Ticks whole = q / kScale, frac = q % kScale;
+  std::string out = (ticks_ < 0 ? "-" : "") + Int128ToString(whole);
+  if (frac != 0) {
+    std::string digits = Int128ToString(frac);
+    digits.insert(0, 9 - digits.size(), '0');
+    while (digits.back() == '0') digits.pop_back();
+    out += "." + digits;
+  }
+  return out;
+}
+
 std::optional<Quantity> ParseQuantity(std::string_view raw, QuantityError* error) {
   std::string_view s = Trim(raw);
   std::string shown(s.substr(0, 40));

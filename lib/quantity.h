@@ -52,6 +52,10 @@ class Quantity {
   std::string ToString() const;
   /// True when ToString() gives a fraction (it must be quoted in YAML/JSON).
   bool NeedsFraction() const;
+  /// A plain decimal number for tools that sum in floating point (jq): the
+  /// exact value rounded half-even at the 9th fractional digit, trailing
+  /// zeros dropped. Equal to ToString() whenever that is not a fraction.
+  std::string ToDecimal() const;
 
  private:
   Ticks ticks_ = 0;

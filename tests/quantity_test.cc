@@ -106,3 +106,24 @@ RC_GTEST_PROP(QuantityProps, DecimalTextParsesExactly, ()) {
 
 }  // namespace
 }  // namespace rescfg
+
+namespace rescfg {
+namespace {
+
+TEST(Quantity, DecimalFormForSums) {
+  auto q = [](const char* text) { return *ParseQuantity(text); };
+  EXPECT_EQ(q("1/7").ToDecimal(), "0.142857143");
+  EXPECT_EQ(q("6/7").ToDecimal(), "0.857142857");
+  EXPECT_EQ(q("1/3").ToDecimal(), "0.333333333");
+  EXPECT_EQ(q("2/3").ToDecimal(), "0.666666667");
+  EXPECT_EQ(q("22/7").ToDecimal(), "3.142857143");
+  EXPECT_EQ(q("0.5").ToDecimal(), "0.5");
+  EXPECT_EQ(q("8").ToDecimal(), "8");
+  EXPECT_EQ(q("0.000001").ToDecimal(), "0.000001");
+  // Half-even at the ninth digit: 1/16 = 0.0625 is exact; 1/11 = 0.0909090909...
+  EXPECT_EQ(q("1/11").ToDecimal(), "0.090909091");
+  EXPECT_EQ(q("1/16").ToDecimal(), "0.0625");
+}
+
+}  // namespace
+}  // namespace rescfg

@@ -130,6 +130,32 @@ RC_GTEST_PROP(ScheduleProperties, EndToEndAgreesWithTheReference, ()) {
   }
 }
 
+// SPEC §5: an assigned job's queue is its link's queue; a running job's the
+// queue of its profile's link to its pool, else its pool's queue.
+RC_GTEST_PROP(ScheduleProperties, AnAssignmentsQueueIsItsLinksQueue, ()) {
+  Scenario s = *GenScenario();
+  ScheduleReport report = BuildSchedule(*s.config, s.entries);
+  auto link_queue = [&](const JobOutcome& job) -> std::optional<std::string> {
+    const Profile* profile = s.config->FindProfile(*job.profile);
+    if (profile == nullptr) return std::nullopt;
+    for (const Link& link : profile->links) {
+      if (link.pool == *job.pool) return link.queue;
+    }
+    return std::nullopt;
+  };
+  for (size_t i : report.assignments) {
+    const JobOutcome& job = report.jobs[i];
+    auto queue = link_queue(job);
+    RC_ASSERT(queue.has_value());
+    RC_ASSERT(*job.queue == *queue);
+  }
+  for (const JobOutcome& job : report.jobs) {
+    if (job.status != JobStatus::kRunning) continue;
+    std::string expected = link_queue(job).value_or(s.config->FindPool(*job.pool)->queue);
+    RC_ASSERT(*job.queue == expected);
+  }
+}
+
 RC_GTEST_PROP(ScheduleProperties, SameInputGivesByteIdenticalOutput, ()) {
   Scenario s = *GenScenario();
   std::string first = RenderSchedule(BuildSchedule(*s.config, s.entries), ScheduleFormat::kJson);

@@ -34,7 +34,7 @@ void WritePool(const Pool& pool, std::string& out) {
 
 /// Link queues are written only where they differ from the pool's queue,
 /// which they follow otherwise (so a renamed pool queue is one change).
-void WriteProfile(const Profile& profile, const Config& config, std::string& out) {
+void WriteProfile(const Profile& profile, const PoolQueues& queues, std::string& out) {
   out += "  - name: " + YamlQuote(profile.name) + "\n";
   out += "    allotment: " + Amount(profile.allotment) + "\n";
   if (profile.dynamic_parameter) {
@@ -47,7 +47,7 @@ void WriteProfile(const Profile& profile, const Config& config, std::string& out
   for (const auto& link : profile.links) {
     out += "      - {pool: " + YamlQuote(link.pool);
     if (!link.name.empty()) out += ", name: " + YamlQuote(link.name);
-    if (!IsDefaultLinkQueue(config, link)) out += ", queue: " + YamlQuote(link.queue);
+    if (!queues.IsDefault(link)) out += ", queue: " + YamlQuote(link.queue);
     out += "}\n";
   }
   out += "    policyPriority: " + NameList(profile.policy_priority.value_or(std::vector<NameRef>{})) + "\n";
@@ -87,7 +87,7 @@ std::string CanonicalEntry(const Pool& pool) {
 
 std::string CanonicalEntry(const Profile& profile, const Config& config) {
   std::string out;
-  WriteProfile(profile, config, out);
+  WriteProfile(profile, PoolQueues(config), out);
   return out;
 }
 
@@ -134,8 +134,9 @@ std::string WriteCanonical(const Config& config) {
   out += "kind: ResourceConfiguration\n";
   out += config.enabled ? "enabled: true\n" : "enabled: false\n";
   WriteList("pools", config.pools, &WritePool, out);
+  const PoolQueues queues(config);
   WriteList("profiles", config.profiles,
-            [&](const Profile& profile, std::string& text) { WriteProfile(profile, config, text); }, out);
+            [&](const Profile& profile, std::string& text) { WriteProfile(profile, queues, text); }, out);
   WriteList("policies", config.policies, &WritePolicy, out);
   return out;
 }

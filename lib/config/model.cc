@@ -25,9 +25,14 @@ const Pool* Config::FindPool(std::string_view name) const { return FindByName(po
 const Profile* Config::FindProfile(std::string_view name) const { return FindByName(profiles, name); }
 const Policy* Config::FindPolicy(std::string_view name) const { return FindByName(policies, name); }
 
-bool IsDefaultLinkQueue(const Config& config, const Link& link) {
-  const Pool* pool = config.FindPool(link.pool);
-  return link.queue.empty() || (pool != nullptr && link.queue == pool->queue);
+PoolQueues::PoolQueues(const Config& config) {
+  for (const Pool& pool : config.pools) queue_of_.emplace(pool.name, pool.queue);
+}
+
+bool PoolQueues::IsDefault(const Link& link) const {
+  if (link.queue.empty()) return true;
+  auto it = queue_of_.find(link.pool);
+  return it != queue_of_.end() && link.queue == it->second;
 }
 
 std::string DefaultPolicyQueue(const std::string& policy, const std::string& profile) {
@@ -36,42 +41,57 @@ std::string DefaultPolicyQueue(const std::string& policy, const std::string& pro
 
 namespace {
 
-/// The names of `candidates` for which `involved` holds, in file order, once
-/// each: the default of executionPriority and policyPriority.
-template <typename T, typename Pred>
-std::vector<NameRef> NamesInFileOrder(const std::vector<T>& candidates, Pred involved) {
-  std::vector<NameRef> order;
-  std::unordered_set<std::string_view> seen;  // a name given twice is a validation error, listed once here
-  for (const T& candidate : candidates) {
-    if (involved(candidate) && seen.insert(candidate.name).second) order.push_back({candidate.name, {}});
+/// Who is involved with whom, in file order, each once: the linked profiles
+/// of every pool, the using policies of every profile — the defaults of
+/// executionPriority and policyPriority. One walk over the links, not one
+/// per pool, so large configurations default in linear time.
+class Involved {
+ public:
+  explicit Involved(size_t owners) : names_(owners), seen_(owners) {}
+  void Add(size_t owner, const std::string& name) {
+    // A name given twice is a validation error; it is listed once here.
+    if (seen_[owner].insert(name).second) names_[owner].push_back({name, {}});
   }
-  return order;
-}
+  const std::vector<NameRef>& Of(size_t owner) const { return names_[owner]; }
+
+ private:
+  std::vector<std::vector<NameRef>> names_;
+  std::vector<std::unordered_set<std::string_view>> seen_;
+};
 
 }  // namespace
 
 void ApplyDefaults(Config& config) {
-  for (auto& pool : config.pools) {
-    if (pool.queue.empty()) pool.queue = pool.name;
-    if (!pool.execution_priority) {
-      pool.execution_priority = NamesInFileOrder(config.profiles, [&](const Profile& profile) {
-        return std::any_of(profile.links.begin(), profile.links.end(), [&](const Link& l) { return l.pool == pool.name; });
-      });
+  // The first pool and profile of each name (later ones are duplicate-name errors).
+  std::unordered_map<std::string_view, size_t> pool_index, profile_index;
+  for (size_t x = 0; x < config.pools.size(); ++x) pool_index.emplace(config.pools[x].name, x);
+  for (size_t r = 0; r < config.profiles.size(); ++r) profile_index.emplace(config.profiles[r].name, r);
+  Involved linked(config.pools.size()), using_policies(config.profiles.size());
+  for (const auto& profile : config.profiles) {
+    for (const auto& link : profile.links) {
+      if (auto it = pool_index.find(link.pool); it != pool_index.end()) linked.Add(it->second, profile.name);
     }
   }
-  std::unordered_map<std::string_view, const Pool*> pools;
-  for (const auto& pool : config.pools) pools.emplace(pool.name, &pool);  // the first of a name
-  for (auto& profile : config.profiles) {
+  for (const auto& policy : config.policies) {
+    for (const auto& entry : policy.profiles) {
+      if (auto it = profile_index.find(entry.profile); it != profile_index.end()) {
+        using_policies.Add(it->second, policy.name);
+      }
+    }
+  }
+  for (size_t x = 0; x < config.pools.size(); ++x) {
+    Pool& pool = config.pools[x];
+    if (pool.queue.empty()) pool.queue = pool.name;
+    // A later pool of the same name gets the first one's list.
+    if (!pool.execution_priority) pool.execution_priority = linked.Of(pool_index.at(pool.name));
+  }
+  for (size_t r = 0; r < config.profiles.size(); ++r) {
+    Profile& profile = config.profiles[r];
     for (auto& link : profile.links) {
-      auto it = pools.find(link.pool);
-      if (link.queue.empty() && it != pools.end()) link.queue = it->second->queue;
+      auto it = pool_index.find(link.pool);
+      if (link.queue.empty() && it != pool_index.end()) link.queue = config.pools[it->second].queue;
     }
-    if (!profile.policy_priority) {
-      profile.policy_priority = NamesInFileOrder(config.policies, [&](const Policy& policy) {
-        return std::any_of(policy.profiles.begin(), policy.profiles.end(),
-                           [&](const PolicyProfile& entry) { return entry.profile == profile.name; });
-      });
-    }
+    if (!profile.policy_priority) profile.policy_priority = using_policies.Of(profile_index.at(profile.name));
   }
   for (auto& policy : config.policies) {
     for (auto& entry : policy.profiles) {

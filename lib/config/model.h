@@ -6,6 +6,8 @@
 /// default. Marks say where each part was written, for findings.
 
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -117,8 +119,16 @@ struct Config {
 /// otherwise it still produces a value, never throws.
 void ApplyDefaults(Config& config);
 
-/// Whether a link's queue (defaults applied) is its pool's queue.
-bool IsDefaultLinkQueue(const Config& config, const Link& link);
+/// The queue of each pool by name (the first pool of a name), built once:
+/// whether a link's queue (defaults applied) is its pool's queue.
+class PoolQueues {
+ public:
+  explicit PoolQueues(const Config& config);
+  bool IsDefault(const Link& link) const;
+
+ private:
+  std::unordered_map<std::string_view, std::string_view> queue_of_;
+};
 
 /// The queue of a policy's profile entry once defaults are applied.
 std::string DefaultPolicyQueue(const std::string& policy, const std::string& profile);

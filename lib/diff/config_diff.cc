@@ -103,6 +103,7 @@ std::string FractionsText(const GpuFractions& f) {
 struct Sides {
   const Config& old_config;
   const Config& new_config;
+  PoolQueues old_queues{old_config}, new_queues{new_config};
 };
 
 void DiffPool(const Pool& a, const Pool& b, const Sides&, std::vector<Change>* out) {
@@ -136,7 +137,7 @@ void DiffProfile(const Profile& a, const Profile& b, const Sides& sides, std::ve
       r.Text("links[" + l.pool + "].name", old->name, l.name);
       // A link that follows its pool's queue on both sides changes with the
       // pool's queue, which is reported once, on the pool.
-      if (!IsDefaultLinkQueue(sides.old_config, *old) || !IsDefaultLinkQueue(sides.new_config, l)) {
+      if (!sides.old_queues.IsDefault(*old) || !sides.new_queues.IsDefault(l)) {
         r.Text("links[" + l.pool + "].queue", old->queue, l.queue);
       }
     }
@@ -249,7 +250,7 @@ ConfigDiff DiffConfigs(const Config& a, const Config& b) {
     diff.changes.push_back({ChangeOp::kChanged, "config", "", "enabled", DiffValue::Bool(a.enabled),
                             DiffValue::Bool(b.enabled), ""});
   }
-  const Sides sides{a, b};
+  const Sides sides{a, b, PoolQueues(a), PoolQueues(b)};
   DiffEntities("pool", "pools", a.pools, b.pools, sides, &DiffPool, /*ordered=*/false, &diff.changes);
   DiffEntities("profile", "profiles", a.profiles, b.profiles, sides, &DiffProfile, /*ordered=*/true, &diff.changes);
   DiffEntities("policy", "policies", a.policies, b.policies, sides, &DiffPolicy, /*ordered=*/true, &diff.changes);

@@ -2,12 +2,15 @@
 /// What every export (SPEC §7) returns: the documents for the engine that
 /// enforces a configuration, and what it could not express exactly.
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "finding.h"
 
 namespace rescfg {
+
+class JsonWriter;
 
 /// One point the engine cannot express as the configuration says: where in
 /// the configuration it is, and what the export did instead.
@@ -16,6 +19,7 @@ struct ExportFinding {
   Mark mark;            ///< where that path is written, when known
   std::string message;  ///< what is lost or approximated, and how
   std::string hint;     ///< what to change so the export is faithful; may be empty
+  std::string code;     ///< stable, kebab-case, e.g. mixed-queue; may be empty
 };
 
 struct ExportResult {
@@ -24,6 +28,9 @@ struct ExportResult {
   /// Set when the configuration cannot be exported at all (exit 2, nothing
   /// written): the reason, e.g. names that collide once made DNS-1123 labels.
   std::vector<Finding> errors;
+  /// Members a target adds to the `--format json` object after "documents"
+  /// (e.g. the documents as data); unset when it adds none.
+  std::function<void(JsonWriter&)> json_members;
 };
 
 }  // namespace rescfg

@@ -1,173 +1,165 @@
 #include "graph/graph.h"
 
-#include <algorithm>
+#include <map>
+#include <string_view>
 
 namespace rescfg {
 namespace {
 
+/// Colours of the policies' edges (and frames), cycled: distinguishable on
+/// white and in print.
+constexpr const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+                                    "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+constexpr const char* kLinkColor = "#555555";
+
+const char* PolicyColor(int index) {
+  return kPalette[static_cast<size_t>(index) % (sizeof kPalette / sizeof kPalette[0])];
+}
+
+// ---- Mermaid ---------------------------------------------------------------
+
+/// `s` with the characters `special` lists replaced by their entities
+/// (`entities[i]` for `special[i]`).
+std::string Escape(const std::string& s, std::string_view special, const char* const* entities) {
+  std::string out;
+  for (char c : s) {
+    size_t i = special.find(c);
+    if (i == std::string_view::npos) out.push_back(c);
+    else out += entities[i];
+  }
+  return out;
+}
+
 /// Mermaid labels are double-quoted; quotes and markup become entities.
 std::string MermaidText(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "#quot;"; break;
-      case '<': out += "#lt;"; break;
-      case '>': out += "#gt;"; break;
-      case '#': out += "#35;"; break;
-      case '&': out += "#amp;"; break;
-      default: out.push_back(c);
-    }
+  static constexpr const char* kEntities[] = {"#quot;", "#lt;", "#gt;", "#35;", "#amp;"};
+  return Escape(s, "\"<>#&", kEntities);
+}
+
+/// A node's text: its title, facts, and its rows as one list line (the
+/// edges' labels say the rest).
+std::string MermaidLabel(const GraphNode& node) {
+  std::string out = MermaidText(node.title);
+  for (const auto& line : node.lines) out += "<br/>" + MermaidText(line);
+  if (!node.rows.empty()) {
+    std::string list;
+    for (const auto& row : node.rows) list += (list.empty() ? "" : ", ") + row.item;
+    out += "<br/>" + MermaidText(node.rows_title + ": " + list);
   }
   return out;
 }
 
-std::string DotText(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    out.push_back(c);
-  }
-  return out;
-}
-
-template <typename T>
-size_t IndexOf(const std::vector<T>& items, const std::string& name) {
-  return static_cast<size_t>(
-      std::find_if(items.begin(), items.end(), [&](const T& x) { return x.name == name; }) - items.begin());
-}
-
-size_t RankOf(const std::optional<std::vector<NameRef>>& order, const std::string& name) {
-  const auto& list = order.value_or(std::vector<NameRef>{});
-  for (size_t i = 0; i < list.size(); ++i) if (list[i].name == name) return i + 1;
-  return 0;
-}
-
-struct Node {
-  std::string id;
-  std::vector<std::string> lines;
-};
-struct Edge {
-  std::string from, to, label;
-};
-
-/// The graph in a neutral form, rendered by either writer.
-struct Drawing {
-  std::vector<Node> pools, profiles, policies;
-  std::vector<Edge> edges;
-};
-
-Drawing Draw(const Config& config) {
-  Drawing d;
-  for (size_t i = 0; i < config.pools.size(); ++i) {
-    const Pool& pool = config.pools[i];
-    Node node{"pool" + std::to_string(i), {pool.name, pool.resources.ToString() + " GPUs, queue " + pool.queue}};
-    if (pool.paused) node.lines.push_back("paused (drained)");
-    const auto& order = pool.execution_priority.value_or(std::vector<NameRef>{});
-    if (!order.empty()) {
-      std::string line = "execution:";
-      for (size_t k = 0; k < order.size(); ++k) line += " " + std::to_string(k + 1) + ". " + order[k].name;
-      node.lines.push_back(line);
-    }
-    d.pools.push_back(std::move(node));
-  }
-  for (size_t i = 0; i < config.profiles.size(); ++i) {
-    const Profile& profile = config.profiles[i];
-    std::string amount = profile.dynamic_parameter
-                             ? *profile.dynamic_parameter + " (default " + profile.allotment.ToString() + ")"
-                             : "allotment " + profile.allotment.ToString();
-    d.profiles.push_back({"profile" + std::to_string(i), {profile.name, amount}});
-    for (size_t k = 0; k < profile.links.size(); ++k) {
-      const Link& link = profile.links[k];
-      size_t pool = IndexOf(config.pools, link.pool);
-      if (pool == config.pools.size()) continue;
-      const Pool& target = config.pools[pool];
-      std::string label = "link " + std::to_string(k + 1);
-      if (!link.name.empty()) label += ": " + link.name;
-      if (size_t exec = RankOf(target.execution_priority, profile.name)) {
-        label += ", execution " + std::to_string(exec);
-      }
-      if (!link.queue.empty() && link.queue != target.queue) label += ", queue " + link.queue;
-      d.edges.push_back({"profile" + std::to_string(i), "pool" + std::to_string(pool), label});
-    }
-  }
-  for (size_t i = 0; i < config.policies.size(); ++i) {
-    const Policy& policy = config.policies[i];
-    std::string bounds = "reserved " + policy.reserved.ToString() + ", limit " +
-                         (policy.limit ? policy.limit->ToString() : std::string("none"));
-    Node node{"policy" + std::to_string(i), {policy.name, bounds}};
-    if (policy.paused) node.lines.push_back("paused (frozen)");
-    d.policies.push_back(std::move(node));
-  }
-  // Policy edges grouped by profile, in each profile's priority order.
-  std::vector<Edge> policy_edges;
-  for (size_t k = 0; k < config.profiles.size(); ++k) {
-    const Profile& profile = config.profiles[k];
-    const auto& order = profile.policy_priority.value_or(std::vector<NameRef>{});
-    for (size_t rank = 0; rank < order.size(); ++rank) {
-      size_t i = IndexOf(config.policies, order[rank].name);
-      if (i == config.policies.size()) continue;
-      const Policy& policy = config.policies[i];
-      std::string label = "priority " + std::to_string(rank + 1);
-      for (const auto& entry : policy.profiles) {
-        if (entry.profile == profile.name) {
-          label += ", queue " + entry.queue.value_or(DefaultPolicyQueue(policy.name, profile.name));
-        }
-      }
-      policy_edges.push_back({"policy" + std::to_string(i), "profile" + std::to_string(k), label});
-    }
-  }
-  d.edges.insert(d.edges.begin(), policy_edges.begin(), policy_edges.end());
-  return d;
-}
-
-std::string Join(const std::vector<std::string>& lines, const std::string& sep,
-                 std::string (*escape)(const std::string&)) {
-  std::string out;
-  for (size_t i = 0; i < lines.size(); ++i) out += (i ? sep : "") + escape(lines[i]);
-  return out;
-}
-
-std::string RenderMermaid(const Drawing& d, bool enabled) {
+std::string RenderMermaid(const Drawing& d) {
   std::string out = "flowchart LR\n";
-  if (!enabled) out += "  %% resource management is disabled (enabled: false)\n";
-  auto nodes = [&](const char* title, const std::vector<Node>& list, const char* open, const char* close) {
+  auto nodes = [&](const char* title, const std::vector<GraphNode>& list, const char* open, const char* close) {
+    if (list.empty()) return;
     out += std::string("  subgraph ") + title + "\n";
-    for (const auto& n : list) {
-      out += "    " + n.id + open + "\"" + Join(n.lines, "<br/>", &MermaidText) + "\"" + close + "\n";
-    }
+    for (const auto& n : list) out += "    " + n.id + open + "\"" + MermaidLabel(n) + "\"" + close + "\n";
     out += "  end\n";
   };
   nodes("Policies", d.policies, "{{", "}}");
   nodes("Profiles", d.profiles, "[", "]");
   nodes("Pools", d.pools, "[(", ")]");
-  for (const auto& e : d.edges) {
-    out += "  " + e.from + " -->|\"" + MermaidText(e.label) + "\"| " + e.to + "\n";
+  out += "  subgraph Legend\n    legend[\"";
+  std::string legend;
+  for (const auto& line : d.notes) legend += (legend.empty() ? "" : "<br/>") + MermaidText(line);
+  for (const auto& line : d.legend) legend += (legend.empty() ? "" : "<br/>") + MermaidText(line);
+  out += legend + "\"]\n  end\n";
+  std::map<int, std::string> by_color;  // linkStyle takes edge numbers
+  for (size_t e = 0; e < d.edges.size(); ++e) {
+    const GraphEdge& edge = d.edges[e];
+    out += "  " + edge.from + " -->|\"" + MermaidText(edge.label) + "\"| " + edge.to + "\n";
+    std::string& numbers = by_color[edge.color];
+    numbers += (numbers.empty() ? "" : ",") + std::to_string(e);
   }
+  for (const auto& [color, numbers] : by_color) {
+    out += "  linkStyle " + numbers + " stroke:" + (color < 0 ? kLinkColor : PolicyColor(color)) + "\n";
+  }
+  std::string paused;
+  for (const auto* list : {&d.policies, &d.pools}) {
+    for (const auto& n : *list) if (n.paused) paused += (paused.empty() ? "" : ",") + n.id;
+  }
+  if (!paused.empty()) out += "  classDef paused stroke-dasharray:5 3\n  class " + paused + " paused\n";
   return out;
 }
 
-std::string RenderDot(const Drawing& d, bool enabled) {
-  std::string out = "digraph rescfg {\n  rankdir=LR;\n";
-  if (!enabled) out += "  label=\"resource management is disabled (enabled: false)\";\n";
-  auto nodes = [&](const std::vector<Node>& list, const char* shape) {
-    for (const auto& n : list) {
-      out += "  " + n.id + " [shape=" + shape + ", label=\"" + Join(n.lines, "\\n", &DotText) + "\"];\n";
-    }
+// ---- Graphviz --------------------------------------------------------------
+
+/// Text inside an HTML-like label.
+std::string HtmlText(const std::string& s) {
+  static constexpr const char* kEntities[] = {"&amp;", "&lt;", "&gt;", "&quot;"};
+  return Escape(s, "&<>\"", kEntities);
+}
+
+struct NodeStyle {
+  const char* frame;    ///< border colour
+  const char* header;   ///< title background
+  const char* title;    ///< title text colour
+};
+
+/// A row edges attach to: ports live on the cell, so an edge meets its row.
+void DotRows(const std::string& caption, const std::vector<GraphRow>& rows, std::string* out) {
+  if (rows.empty()) return;
+  *out += "<TR><TD ALIGN=\"LEFT\" BORDER=\"1\" SIDES=\"T\" COLOR=\"#bbbbbb\"><FONT POINT-SIZE=\"9\" COLOR=\"#666666\">" +
+          HtmlText(caption) + "</FONT></TD></TR>";
+  for (const auto& row : rows) {
+    *out += "<TR><TD PORT=\"" + row.port + "\" ALIGN=\"LEFT\">" + HtmlText(row.text) + "</TD></TR>";
+  }
+}
+
+std::string DotNode(const GraphNode& node, const NodeStyle& style) {
+  std::string out = "<TABLE BORDER=\"1\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"3\" COLOR=\"" +
+                    std::string(style.frame) + "\"" + (node.paused ? " BGCOLOR=\"#eeeeee\"" : "") + ">";
+  out += "<TR><TD BGCOLOR=\"" + std::string(node.paused ? "#bbbbbb" : style.header) + "\"><FONT COLOR=\"" +
+         (node.paused ? "black" : style.title) + "\"><B>" + HtmlText(node.title) + "</B></FONT></TD></TR>";
+  for (const auto& line : node.lines) out += "<TR><TD>" + HtmlText(line) + "</TD></TR>";
+  DotRows(node.rows_title, node.rows, &out);
+  DotRows(node.out_rows_title, node.out_rows, &out);
+  return out + "</TABLE>";
+}
+
+std::string RenderDot(const Drawing& d) {
+  std::string out = "digraph rescfg {\n";
+  out += "  rankdir=LR;\n  nodesep=0.25;\n  ranksep=1.1;\n";
+  out += "  node [shape=plain, fontname=\"Helvetica\", fontsize=11];\n";
+  out += "  edge [arrowsize=0.7, penwidth=1.3];\n";
+  // The legend is the graph's label, under the drawing.
+  out += "  labelloc=b;\n  labeljust=l;\n  fontname=\"Helvetica\";\n  fontsize=10;\n";
+  out += "  label=<<TABLE BORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\">";
+  for (const auto& note : d.notes) out += "<TR><TD ALIGN=\"LEFT\"><B>" + HtmlText(note) + "</B></TD></TR>";
+  for (const auto& line : d.legend) out += "<TR><TD ALIGN=\"LEFT\">" + HtmlText(line) + "</TD></TR>";
+  out += "</TABLE>>;\n";
+  for (const auto& n : d.policies) {
+    const char* color = PolicyColor(n.color);
+    out += "  " + n.id + " [label=<" + DotNode(n, {color, color, "white"}) + ">];\n";
+  }
+  for (const auto& n : d.profiles) out += "  " + n.id + " [label=<" + DotNode(n, {"#4a78a8", "#dbe7f3", "black"}) + ">];\n";
+  for (const auto& n : d.pools) out += "  " + n.id + " [label=<" + DotNode(n, {"#4f7f3a", "#e1eed9", "black"}) + ">];\n";
+  // Keep the three kinds in three columns, whatever edges a view leaves.
+  auto same_rank = [&](const char* rank, const std::vector<GraphNode>& list) {
+    if (list.empty()) return;
+    out += std::string("  { rank=") + rank + ";";
+    for (const auto& n : list) out += " " + n.id + ";";
+    out += " }\n";
   };
-  nodes(d.policies, "hexagon");
-  nodes(d.profiles, "box");
-  nodes(d.pools, "cylinder");
+  same_rank("source", d.policies);
+  same_rank("same", d.profiles);
+  same_rank("sink", d.pools);
   for (const auto& e : d.edges) {
-    out += "  " + e.from + " -> " + e.to + " [label=\"" + DotText(e.label) + "\"];\n";
+    std::string from = e.from + (e.from_port.empty() ? "" : ":" + e.from_port + ":e");
+    std::string to = e.to + (e.to_port.empty() ? "" : ":" + e.to_port + ":w");
+    out += "  " + from + " -> " + to + " [color=\"" + (e.color < 0 ? kLinkColor : PolicyColor(e.color)) +
+           "\", tooltip=\"" + HtmlText(e.label) + "\"];\n";
   }
   return out + "}\n";
 }
 
 }  // namespace
 
-std::string RenderGraph(const Config& config, GraphFormat format) {
-  Drawing d = Draw(config);
-  return format == GraphFormat::kDot ? RenderDot(d, config.enabled) : RenderMermaid(d, config.enabled);
+std::string RenderGraph(const Config& config, GraphFormat format, const GraphFilter& filter,
+                        const ScheduleReport* schedule) {
+  Drawing d = Draw(config, filter, schedule);
+  return format == GraphFormat::kDot ? RenderDot(d) : RenderMermaid(d);
 }
 
 }  // namespace rescfg

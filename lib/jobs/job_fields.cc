@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "edit_distance.h"
+
 namespace rescfg {
 
 JobField JobFieldOf(std::string_view key) {
@@ -83,6 +85,52 @@ std::string Excerpt(std::string_view text) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
   }
   return cut ? out + "..." : out;
+}
+
+void KeyTypos::Note(std::string_view key, int line) {
+  for (Recent& r : recent_) {
+    if (r.key.size() == key.size() && r.key == key) {
+      if (r.typo >= 0) ++typos_[static_cast<size_t>(r.typo)].count;
+      return;
+    }
+  }
+  static const std::vector<std::string> kFields = {"id",   "policy",   "profile",   "queue",   "state",
+                                                   "pool", "resources", "enqueued", "params"};
+  Recent& slot = recent_[next_recent_++ % std::size(recent_)];
+  slot.key.assign(key);
+  slot.typo = -1;
+  for (size_t i = 0; i < typos_.size(); ++i) {
+    if (typos_[i].key == key) {
+      slot.typo = static_cast<int>(i);
+      ++typos_[i].count;
+      return;
+    }
+  }
+  if (key.size() > 16) return;
+  std::string close = ClosestMatch(key, kFields);
+  if (close.empty()) return;
+  slot.typo = static_cast<int>(typos_.size());
+  typos_.push_back({std::string(key), close, line, 1});
+}
+
+void KeyTypos::Merge(const KeyTypos& later) {
+  for (const Typo& t : later.typos_) {
+    auto it = std::find_if(typos_.begin(), typos_.end(), [&](const Typo& mine) { return mine.key == t.key; });
+    if (it == typos_.end()) {
+      typos_.push_back(t);
+    } else {
+      it->count += t.count;
+    }
+  }
+}
+
+void KeyTypos::AppendWarnings(const std::string& file, std::vector<Finding>* findings) const {
+  for (const Typo& t : typos_) {
+    std::string message = "unknown key '" + Excerpt(t.key) + "' in a job is ignored";
+    if (t.count > 1) message += " (in " + std::to_string(t.count) + " entries, the first here)";
+    findings->push_back({"unknown-job-key", Severity::kWarning, file, {t.line, 1}, "",
+                         message, "did you mean '" + t.field + "'?"});
+  }
 }
 
 std::optional<std::string_view> FindDuplicateKey(const std::vector<std::string_view>& keys) {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "finding.h"
 #include "jobs/job.h"
 
 namespace rescfg {
@@ -44,6 +45,36 @@ void AddProblem(JobEntry* entry, std::string_view problem);
 /// The start of a value for a message: at most 40 bytes, cut on a character
 /// boundary, control characters shown as '?', "..." when cut.
 std::string Excerpt(std::string_view text);
+
+/// Keys of job entries that are unknown but close to a known field
+/// (`stat`, `State`, `polcy`): probably typos that change what the entry
+/// means (a `status: running` job would be scheduled again), so each such
+/// key gets one warning with a did-you-mean, at its first line. Keys far
+/// from every field are snapshot data and stay silent. Cheap per key: a
+/// small cache remembers the verdict on recent distinct keys.
+class KeyTypos {
+ public:
+  /// A key JobFieldOf() does not know, in an entry starting at `line`.
+  void Note(std::string_view key, int line);
+  /// Takes over `later`'s notes (an entry read after all of this one's).
+  void Merge(const KeyTypos& later);
+  /// One "unknown-job-key" warning per distinct close key, by first line.
+  void AppendWarnings(const std::string& file, std::vector<Finding>* findings) const;
+
+ private:
+  struct Typo {
+    std::string key, field;
+    int line = 0;
+    size_t count = 0;
+  };
+  struct Recent {
+    std::string key;
+    int typo = -1;  ///< index into typos_, or -1: not close to any field
+  };
+  std::vector<Typo> typos_;
+  Recent recent_[8];
+  size_t next_recent_ = 0;
+};
 
 /// Reports the first key given twice, if any (sorts a copy when there are many).
 std::optional<std::string_view> FindDuplicateKey(const std::vector<std::string_view>& keys);

@@ -93,6 +93,7 @@ class JsonLinesReader {
   /// `in_place`: the line outlives the entries, so they may view it.
   void ReadLine(std::string_view line, size_t capacity, bool in_place, JobEntry& entry) { ReadLine(line, capacity, in_place, &entry); }
   void ReadLine(std::string_view line, size_t capacity, bool in_place, JobEntry* entry);
+  KeyTypos& typos() { return typos_; }
 
  private:
   error_code ReadJob(od::object object, JobEntry* entry);
@@ -119,6 +120,7 @@ class JsonLinesReader {
   bool in_place_ = false;
   od::parser parser_;
   std::vector<std::string_view> keys_;
+  KeyTypos typos_;
 };
 
 error_code JsonLinesReader::NumberText(od::value value, std::string_view* text) {
@@ -244,7 +246,10 @@ error_code JsonLinesReader::ReadTraceField(JobField field, od::json_type type, o
 
 error_code JsonLinesReader::ReadField(std::string_view key, od::value value, JobEntry* entry) {
   const JobField field = JobFieldOf(key);
-  if (field == JobField::kOther) return Skip(value, 1);
+  if (field == JobField::kOther) {
+    typos_.Note(key, entry->mark.line);
+    return Skip(value, 1);
+  }
   od::json_type type;
   if (auto error = value.type().get(type)) return error;
   if (type == od::json_type::null) return Skip(value, 1);  // null counts as absent
@@ -369,6 +374,7 @@ void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJob
   JsonLinesReader reader(query, &arena);
   if (middle == nullptr) {
     ReadLines(text.data(), end, end, 1, base, reader, &out->entries);
+    reader.typos().AppendWarnings(out->file, &out->findings);
     return;
   }
   const std::string_view first(text.data(), static_cast<size_t>(middle - text.data()));
@@ -376,11 +382,13 @@ void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJob
   TextArena second_arena;
   std::vector<JobEntry> second;
   std::exception_ptr failure;
+  KeyTypos second_typos;
   std::thread worker([&] {
     try {
       second.reserve(CountLines(std::string_view(middle, static_cast<size_t>(end - middle))));
       JsonLinesReader second_reader(query, &second_arena);
       ReadLines(middle, end, end, first_lines + 1, 0, second_reader, &second);
+      second_typos = second_reader.typos();
     } catch (...) {
       failure = std::current_exception();
     }
@@ -400,6 +408,8 @@ void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJob
     out->entries.push_back(std::move(entry));
   }
   arena.Absorb(std::move(second_arena));
+  reader.typos().Merge(second_typos);
+  reader.typos().AppendWarnings(out->file, &out->findings);
 }
 
 }  // namespace rescfg

@@ -1,5 +1,7 @@
 #include "jobs/loader.h"
 
+#include <simdjson.h>
+
 #include <algorithm>
 
 #include "file_io.h"
@@ -42,6 +44,22 @@ LoadedJobs Load(std::string_view text, std::string* owned, JobsFormat format, co
 
 }  // namespace
 
+JobsFormat SniffJobsFormat(std::string_view text) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos || text[start] != '{') return JobsFormat::kYaml;
+  size_t end = text.find('\n', start);
+  std::string_view line = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+  // A JSON document is YAML too: only a first line that is a whole JSON
+  // object, and not a JobList document, means JSON Lines.
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(line.data(), line.size()).get(root) != simdjson::SUCCESS || !root.is_object()) {
+    return JobsFormat::kYaml;
+  }
+  return root["kind"].error() == simdjson::SUCCESS ? JobsFormat::kYaml : JobsFormat::kJsonLines;
+}
+
 JobsFormat JobsFormatForPath(const std::string& path) {
   return EndsWith(path, ".jsonl") || EndsWith(path, ".ndjson") ? JobsFormat::kJsonLines
                                                                : JobsFormat::kYaml;
@@ -63,7 +81,9 @@ LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> forma
     result.findings.push_back({"unreadable", Severity::kError, result.file, {}, "", error, ""});
     return result;
   }
-  LoadedJobs result = Load(*text, &*text, format.value_or(JobsFormatForPath(path)), DisplayName(path), param_paths);
+  // A pipe has no name to tell its format by: its content does.
+  JobsFormat chosen = format ? *format : path == "-" ? SniffJobsFormat(*text) : JobsFormatForPath(path);
+  LoadedJobs result = Load(*text, &*text, chosen, DisplayName(path), param_paths);
   if (result.entries.size() > CurrentLimits().jobs_entries) {
     result.unusable = true;
     result.findings.push_back({"too-many-jobs", Severity::kError, result.file, {}, "",

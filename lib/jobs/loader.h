@@ -14,12 +14,17 @@ namespace rescfg {
 /// everything else (and "-") YAML.
 JobsFormat JobsFormatForPath(const std::string& path);
 
+/// The format of jobs text read from a pipe: JSON Lines when its first
+/// non-blank line is a complete JSON object without a `kind` key, else YAML.
+JobsFormat SniffJobsFormat(std::string_view text);
+
 /// Parses jobs text. `param_paths` lists the dynamic-parameter paths whose
 /// values each entry should carry (SPEC §3 lookup rules are applied here).
 LoadedJobs LoadJobsText(std::string_view text, JobsFormat format, const std::string& file,
                         const std::vector<std::string>& param_paths);
 
-/// Reads a jobs file ("-" is standard input); `format` overrides the extension.
+/// Reads a jobs file ("-" is standard input); `format` overrides the
+/// extension (or, for standard input, the content).
 LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> format,
                         const std::vector<std::string>& param_paths);
 

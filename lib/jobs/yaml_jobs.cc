@@ -91,6 +91,7 @@ class JobListBuilder final : public YamlEventSink {
   JobEntry job_;
   std::vector<std::string> job_keys_;
   std::vector<std::string_view> key_views_;
+  KeyTypos typos_;
 
   bool root_seen_ = false, root_is_map_ = false, jobs_seen_ = false;
   Mark root_mark_;
@@ -271,6 +272,7 @@ void JobListBuilder::JobNode(State& top, const Event& ev) {
     top.key.assign(ev.text);
     job_keys_.push_back(top.key);
     top.target = static_cast<int>(JobFieldOf(top.key));
+    if (top.target == static_cast<int>(JobField::kOther)) typos_.Note(top.key, job_.mark.line);
     if (top.key == "<<") AddEntryProblem("merge keys ('<<') are not supported; write the fields out");
     Advance();
     return;
@@ -365,6 +367,7 @@ void JobListBuilder::FinishJob() {
 }
 
 void JobListBuilder::Finish() {
+  typos_.AppendWarnings(out_->file, &out_->findings);
   if (!root_seen_) {
     Error("bad-kind", {1, 1}, "",
           "the file is empty: a jobs file is a mapping with apiVersion: rescfg/v1, kind: JobList "
@@ -611,7 +614,9 @@ bool ReadYamlJobsUsing(std::string_view text, const ParamQuery& query, LoadedJob
       return false;
     }
   }
-  if (out->findings.size() > findings_before) {
+  // An error about the file (not a warning about a key) makes it unusable.
+  if (std::any_of(out->findings.begin() + static_cast<ptrdiff_t>(findings_before), out->findings.end(),
+                  [](const Finding& f) { return f.severity == Severity::kError; })) {
     out->unusable = true;
     out->entries.clear();
   }

@@ -78,9 +78,12 @@ size_t JsonPlainPrefix(std::string_view s) { return PlainRun(s.data(), s.size())
 
 void AppendQuantity(std::string* out, Quantity q) { out->append(QuantityJson(q)); }
 
-const std::string& QuantityJson(Quantity q) {
-  // Outputs repeat a few amounts many times, and formatting one takes
-  // 128-bit divisions: the last texts are remembered.
+namespace {
+
+/// Outputs repeat a few amounts many times, and formatting one takes
+/// 128-bit divisions: the last texts of each form are remembered.
+template <typename Format>
+const std::string& CachedText(Quantity q, Format format) {
   struct Cached {
     Ticks ticks;
     std::string text;
@@ -92,15 +95,27 @@ const std::string& QuantityJson(Quantity q) {
   Cached& slot = cache[mixed >> 58];
   if (!slot.valid || slot.ticks != q.ticks()) {
     slot.text.clear();
-    if (q.NeedsFraction()) {
-      AppendJsonString(&slot.text, q.ToString());
-    } else {
-      slot.text = q.ToString();
-    }
+    format(q, &slot.text);
     slot.ticks = q.ticks();
     slot.valid = true;
   }
   return slot.text;
+}
+
+}  // namespace
+
+const std::string& QuantityJson(Quantity q) {
+  return CachedText(q, [](Quantity v, std::string* out) {
+    if (v.NeedsFraction()) {
+      AppendJsonString(out, v.ToString());
+    } else {
+      *out = v.ToString();
+    }
+  });
+}
+
+const std::string& DecimalJson(Quantity q) {
+  return CachedText(q, [](Quantity v, std::string* out) { *out = v.ToDecimal(); });
 }
 
 void FlatRecord::Key(std::string_view key) {

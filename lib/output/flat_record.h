@@ -22,6 +22,9 @@ void AppendJsonString(std::string* out, std::string_view s);
 void AppendQuantity(std::string* out, Quantity q);
 /// What AppendQuantity appends; valid until the next call on this thread.
 const std::string& QuantityJson(Quantity q);
+/// The quantity as a plain JSON number (Quantity::ToDecimal), for sums in
+/// jq; valid until the next call on this thread.
+const std::string& DecimalJson(Quantity q);
 /// How many bytes at the start of `s` AppendJsonString copies unchanged.
 size_t JsonPlainPrefix(std::string_view s);
 
@@ -37,6 +40,8 @@ class FlatRecord {
   FlatRecord& Bool(std::string_view key, bool v) { Key(key); out_->append(v ? "true" : "false"); return *this; }
   FlatRecord& Add(std::string_view key, uint64_t v) { Key(key); out_->append(std::to_string(v)); return *this; }
   FlatRecord& Add(std::string_view key, Quantity v) { Key(key); AppendQuantity(out_, v); return *this; }
+  /// A value already in JSON form (a number).
+  FlatRecord& Raw(std::string_view key, std::string_view json) { Key(key); out_->append(json); return *this; }
   FlatRecord& Add(std::string_view key, std::string_view v) { Key(key); AppendJsonString(out_, v); return *this; }
   FlatRecord& Add(std::string_view key, const std::string& v) { return Add(key, std::string_view(v)); }
   FlatRecord& Add(std::string_view key, const char* v) { return Add(key, std::string_view(v)); }

@@ -16,21 +16,34 @@ void SummaryRecord(FlatRecord& rec, const ScheduleReport& r) {
       .Add("assigned", uint64_t(r.assignments.size()))
       .Add("pending", uint64_t(r.pending.size()))
       .Add("running", uint64_t(r.running_count))
-      .Add("rejected", uint64_t(r.rejected.size()));
+      .Add("rejected", uint64_t(r.rejected.size()))
+      .Add("policiesOverLimit", uint64_t(r.policies_over_limit))
+      .Add("runningWithoutPolicy", uint64_t(r.running_without_policy));
 }
 
 void PoolRecord(FlatRecord& rec, const PoolSummary& p) {
-  rec.Add("name", p.name).Add("queue", p.queue).Add("size", p.size).Add("inUse", p.in_use).Add("free", p.free);
+  rec.Add("name", p.name).Add("queue", p.queue).Add("size", p.size).Add("inUse", p.in_use).Add("free", p.free)
+      .Bool("paused", p.paused);
 }
 
 void PolicyRecord(FlatRecord& rec, const PolicySummary& p) {
-  rec.Add("name", p.name).Add("reserved", p.reserved).Add("limit", p.limit).Add("used", p.used);
+  rec.Add("name", p.name).Add("reserved", p.reserved).Add("limit", p.limit).Add("used", p.used)
+      .Add("running", p.running).Bool("overLimit", p.over_limit).Bool("paused", p.paused);
 }
 
 void AssignmentRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("pool", j.pool).Add("queue", j.queue)
       .Add("link", j.link).Add("resources", j.resources).Add("needSource", j.need_source);
+  if (j.message) rec.Add("message", j.message);
 }
+
+void RunningRecord(FlatRecord& rec, const JobOutcome& j) {
+  rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("pool", j.pool).Add("queue", j.queue)
+      .Add("resources", j.resources).Add("message", j.message);
+}
+
+/// Whether a jsonl record carries `needSource` (SPEC §5: assigned and pending jobs).
+bool HasNeedSource(const JobOutcome& j) { return j.status == JobStatus::kAssigned || j.status == JobStatus::kPending; }
 
 void PendingRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("resources", j.resources)
@@ -50,6 +63,13 @@ void JobLine(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("status", JobStatusName(j.status)).Add("policy", j.policy).Add("profile", j.profile)
       .Add("pool", j.pool).Add("queue", j.queue).Add("resources", j.resources).Add("reason", j.reason)
       .Add("message", j.message);
+  // v2 fields, after those of SPEC §5.
+  if (HasNeedSource(j)) rec.Add("needSource", j.need_source);
+  if (j.resources) {
+    rec.Raw("resourcesNumber", j.resources->ToDecimal());
+  } else {
+    rec.Null("resourcesNumber");
+  }
 }
 
 std::string RenderDocument(const ScheduleReport& r, RecordStyle style) {
@@ -64,6 +84,7 @@ std::string RenderDocument(const ScheduleReport& r, RecordStyle style) {
   doc.List("assignments", r.assignments, job(AssignmentRecord));
   doc.List("pending", r.pending, job(PendingRecord));
   doc.List("rejected", r.rejected, job(RejectedRecord));
+  doc.List("running", r.running, job(RunningRecord));
   return doc.Finish();
 }
 
@@ -106,6 +127,17 @@ class JobLineWriter {
     Text(j.reason);
     Raw(", \"message\": ");
     Text(j.message);
+    if (HasNeedSource(j)) {
+      Raw(", \"needSource\": \"");
+      Raw(j.need_source);
+      Raw("\"");
+    }
+    Raw(", \"resourcesNumber\": ");
+    if (j.resources) {
+      Raw(DecimalJson(*j.resources));
+    } else {
+      Raw("null");
+    }
     Raw("}\n");
     out->append(buffer_, static_cast<size_t>(p_ - buffer_));
   }
@@ -180,29 +212,30 @@ std::string RenderJsonLines(const ScheduleReport& r) {
   return out;
 }
 
-/// Plain columns for people: every job, then the pools.
+/// Plain columns for people: every job (with its queue and why it waits),
+/// then the pools, then a summary line.
 std::string RenderTable(const ScheduleReport& r) {
   auto text = [](TextRef s) { return s.value_or("-"); };
+  constexpr size_t kColumns = 9;
   std::vector<std::vector<std::string>> rows;
-  rows.push_back({"JOB", "STATUS", "POLICY", "PROFILE", "POOL", "RESOURCES", "REASON"});
+  rows.push_back({"JOB", "STATUS", "POLICY", "PROFILE", "POOL", "QUEUE", "RESOURCES", "REASON", "MESSAGE"});
   auto add_job = [&](const JobOutcome& j) {
     rows.push_back({j.id ? std::string(*j.id) : "#" + std::to_string(j.entry), JobStatusName(j.status), text(j.policy),
-                    text(j.profile), text(j.pool), j.resources ? j.resources->ToString() : "-", text(j.reason)});
+                    text(j.profile), text(j.pool), text(j.queue), j.resources ? j.resources->ToString() : "-",
+                    text(j.reason), text(j.message)});
   };
-  for (const JobOutcome& j : r.jobs) {
-    if (j.status == JobStatus::kRunning) add_job(j);
-  }
+  for (size_t i : r.running) add_job(r.jobs[i]);
   for (size_t i : r.assignments) add_job(r.jobs[i]);
   for (size_t i : r.pending) add_job(r.jobs[i]);
   for (size_t i : r.rejected) add_job(r.jobs[i]);
   size_t job_rows = rows.size();
   rows.push_back({});
-  rows.push_back({"POOL", "QUEUE", "IN USE", "SIZE", "FREE", "", ""});
+  rows.push_back({"POOL", "QUEUE", "IN USE", "SIZE", "FREE", ""});
   for (const PoolSummary& p : r.pools) {
-    rows.push_back({p.name, p.queue, p.in_use.ToString(), p.size.ToString(), p.free.ToString(), "", ""});
+    rows.push_back({p.name, p.queue, p.in_use.ToString(), p.size.ToString(), p.free.ToString(), p.paused ? "paused" : ""});
   }
   auto widths = [&](size_t from, size_t to) {
-    std::vector<size_t> w(7, 0);
+    std::vector<size_t> w(kColumns, 0);
     for (size_t i = from; i < to; ++i) {
       for (size_t c = 0; c < rows[i].size(); ++c) w[c] = std::max(w[c], rows[i][c].size());
     }
@@ -221,8 +254,15 @@ std::string RenderTable(const ScheduleReport& r) {
     out += line + "\n";
   }
   out += std::to_string(r.assignments.size()) + " assigned, " + std::to_string(r.pending.size()) + " pending, " +
-         std::to_string(r.running_count) + " running, " + std::to_string(r.rejected.size()) + " rejected\n";
-  return out;
+         std::to_string(r.running_count) + " running, " + std::to_string(r.rejected.size()) + " rejected";
+  if (r.policies_over_limit > 0) {
+    out += "; " + std::to_string(r.policies_over_limit) + (r.policies_over_limit == 1 ? " policy" : " policies") +
+           " above its limit";
+  }
+  if (r.running_without_policy > 0) {
+    out += "; " + std::to_string(r.running_without_policy) + " running without a policy";
+  }
+  return out + "\n";
 }
 
 }  // namespace

@@ -33,6 +33,41 @@ std::vector<std::string> DynamicParameterPaths(const Config& config) {
 
 namespace {
 
+/// Appends `note` to a job's message ("; " between notes).
+void AddNote(ScheduleReport* report, JobOutcome* job, const std::string& note) {
+  job->message = report->text.Keep(job->message ? std::string(*job->message) + "; " + note : note);
+}
+
+/// Teams whose running jobs alone hold more than their limit (the limit was
+/// lowered under them) and running jobs that count against no policy: both
+/// are flagged on the jobs and counted in the summary.
+void FlagRunningJobs(const Config& config, const std::vector<Holding>& holdings, ScheduleReport* report) {
+  for (const Holding& h : holdings) {
+    if (h.policy) {
+      report->policies[*h.policy].running += h.amount;
+    } else {
+      ++report->running_without_policy;
+    }
+  }
+  std::map<std::string_view, const PolicySummary*> over;  // by name
+  for (size_t p = 0; p < config.policies.size(); ++p) {
+    PolicySummary& policy = report->policies[p];
+    if (!policy.limit || policy.running <= *policy.limit) continue;
+    policy.over_limit = true;
+    ++report->policies_over_limit;
+    over.emplace(policy.name, &policy);
+  }
+  if (over.empty()) return;
+  for (size_t i : report->running) {
+    JobOutcome& job = report->jobs[i];
+    auto it = job.policy ? over.find(*job.policy) : over.end();
+    if (it == over.end()) continue;
+    const PolicySummary& policy = *it->second;
+    AddNote(report, &job, "policy '" + policy.name + "' runs " + policy.running.ToString() + ", above its limit of " +
+                              policy.limit->ToString());
+  }
+}
+
 ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
   resolved.input.config = &config;
   SchedulingResult result = RunSchedulingPass(resolved.input);
@@ -52,7 +87,8 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
     const auto& queues = names.link_queues[resolved.input.queued[placement.job].profile];
     out.queue = placement.link < queues.size() ? TextRef(queues[placement.link]) : TextRef(names.queues[placement.pool]);
     out.link = placement.link < links.size() ? TextRef(links[placement.link]) : TextRef("");
-    out.message.reset();
+    // A fallback note from need resolution (the dynamic value was not an
+    // amount) stays: the job runs with its profile's allotment.
     report.assignments.push_back(index);
   }
   // Pending messages are shared: each distinct one is stored once.
@@ -81,8 +117,9 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
   }
   for (size_t i = 0; i < report.jobs.size(); ++i) {
     if (report.jobs[i].status == JobStatus::kRejected) report.rejected.push_back(i);
-    if (report.jobs[i].status == JobStatus::kRunning) ++report.running_count;
+    if (report.jobs[i].status == JobStatus::kRunning) report.running.push_back(i);
   }
+  report.running_count = report.running.size();
   std::map<std::string_view, size_t> overfull;
   for (size_t x = 0; x < config.pools.size(); ++x) {
     const Pool& pool = config.pools[x];
@@ -97,15 +134,16 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
     if (job.status != JobStatus::kRunning) continue;
     auto it = overfull.find(*job.pool);
     if (it == overfull.end()) continue;
-    std::string note = "pool '" + std::string(*job.pool) + "' is over-full: " +
-                       result.pool_in_use[it->second].ToString() + " in use of " +
-                       config.pools[it->second].resources.ToString();
-    job.message = report.text.Keep(job.message ? std::string(*job.message) + "; " + note : note);
+    AddNote(&report, &job,
+            "pool '" + std::string(*job.pool) + "' is over-full: " + result.pool_in_use[it->second].ToString() +
+                " in use of " + config.pools[it->second].resources.ToString());
   }
   for (size_t p = 0; p < config.policies.size(); ++p) {
     const Policy& policy = config.policies[p];
-    report.policies.push_back({policy.name, policy.reserved, policy.limit, result.policy_used[p], policy.paused});
+    report.policies.push_back({policy.name, policy.reserved, policy.limit, result.policy_used[p], policy.paused,
+                               Quantity(), false});
   }
+  FlagRunningJobs(config, resolved.input.holdings, &report);
   return report;
 }
 

@@ -47,6 +47,8 @@ struct PolicySummary {
   std::optional<Quantity> limit;
   Quantity used;
   bool paused = false;
+  Quantity running;         ///< what its running jobs hold (part of `used`)
+  bool over_limit = false;  ///< its running jobs alone hold more than its limit
 };
 
 struct ScheduleReport {
@@ -56,9 +58,12 @@ struct ScheduleReport {
   std::vector<size_t> assignments;     ///< indexes into jobs, in placement order
   std::vector<size_t> pending;         ///< indexes into jobs, in queue order
   std::vector<size_t> rejected;        ///< indexes into jobs, in file order
+  std::vector<size_t> running;         ///< indexes into jobs, in file order
   std::vector<PoolSummary> pools;      ///< configuration order
   std::vector<PolicySummary> policies; ///< configuration order
   size_t running_count = 0;
+  size_t policies_over_limit = 0;      ///< policies whose running jobs exceed their limit
+  size_t running_without_policy = 0;   ///< running jobs that count against no policy
 };
 
 /// Resolves the entries against `config` (defaults applied, valid), runs the

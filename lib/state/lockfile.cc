@@ -1,7 +1,10 @@
 #include "state/lockfile.h"
 
+#include <spdlog/spdlog.h>
+
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -26,7 +29,9 @@ std::optional<FileLock> FileLock::Acquire(const std::string& path, Mode mode, in
     return std::nullopt;
   }
   const int operation = (mode == Mode::kExclusive ? LOCK_EX : LOCK_SH) | LOCK_NB;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + std::chrono::seconds(timeout_seconds);
+  bool told = false;
   for (;;) {
     if (::flock(fd, operation) == 0) return FileLock(fd);
     if (errno != EWOULDBLOCK && errno != EINTR) {
@@ -39,6 +44,16 @@ std::optional<FileLock> FileLock::Acquire(const std::string& path, Mode mode, in
                std::to_string(timeout_seconds) + " s; try again later or raise --lock-timeout";
       ::close(fd);
       return std::nullopt;
+    }
+    // A wait longer than a second is worth a word (once; -q silences it).
+    if (!told && std::chrono::steady_clock::now() - start >= std::chrono::seconds(1)) {
+      told = true;
+      if (spdlog::should_log(spdlog::level::warn)) {
+        const size_t slash = path.find_last_of('/');
+        const std::string dir = slash == std::string::npos || slash == 0 ? path : path.substr(0, slash);
+        std::fprintf(stderr, "rescfg: waiting for the lock on %s, held by another rescfg process (up to %d s)\n",
+                     dir.c_str(), timeout_seconds);
+      }
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }

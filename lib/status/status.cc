@@ -1,5 +1,7 @@
 #include "status/status.h"
 
+#include <map>
+
 #include "output/json_writer.h"
 #include "output/text_table.h"
 
@@ -21,6 +23,24 @@ std::vector<std::string> Names(const std::optional<std::vector<NameRef>>& refs) 
   return out;
 }
 
+/// The linked profiles of `pool` in its execution priority order.
+std::vector<PoolProfile> ProfilesOf(const Config& config, const Pool& pool) {
+  std::vector<PoolProfile> out;
+  for (const std::string& name : Names(pool.execution_priority)) {
+    const Profile* profile = config.FindProfile(name);
+    if (profile == nullptr) continue;
+    for (const Link& link : profile->links) {
+      if (link.pool != pool.name) continue;
+      out.push_back({profile->name, profile->allotment, profile->dynamic_parameter, link.queue, link.name});
+    }
+  }
+  return out;
+}
+
+std::string Allocation(const Quantity& allotment, const std::optional<std::string>& dynamic) {
+  return dynamic ? *dynamic + " (default " + allotment.ToString() + ")" : allotment.ToString();
+}
+
 }  // namespace
 
 StatusReport BuildStatus(const Config& config, const ScheduleReport& schedule, std::string source,
@@ -29,17 +49,17 @@ StatusReport BuildStatus(const Config& config, const ScheduleReport& schedule, s
   status.source = std::move(source);
   status.enabled = config.enabled;
   status.with_jobs = with_jobs;
-  for (const auto& pool : config.pools) {
-    PoolCard card{pool.name, pool.queue, pool.resources, Quantity(), pool.resources,
-                  Names(pool.execution_priority)};
-    for (const auto& summary : schedule.pools) {
-      if (summary.name == pool.name) {
-        card.in_use = summary.in_use;
-        card.free = summary.free;
-      }
+  for (size_t x = 0; x < config.pools.size(); ++x) {
+    const Pool& pool = config.pools[x];
+    PoolCard card{pool.name, pool.queue, pool.resources, Quantity(), pool.paused ? Quantity() : pool.resources,
+                  pool.paused, Names(pool.execution_priority), ProfilesOf(config, pool)};
+    if (x < schedule.pools.size()) {
+      card.in_use = schedule.pools[x].in_use;
+      card.free = schedule.pools[x].free;
     }
     status.pools.push_back(std::move(card));
   }
+  std::map<std::string_view, ProfileCard*> profiles;
   for (const auto& profile : config.profiles) {
     ProfileCard card;
     card.name = profile.name;
@@ -48,60 +68,116 @@ StatusReport BuildStatus(const Config& config, const ScheduleReport& schedule, s
     card.queueing = profile.queueing;
     card.links = profile.links;
     card.policies = Names(profile.policy_priority);
-    for (const auto& job : schedule.jobs) {
-      if (job.profile != profile.name) continue;
-      if (job.status == JobStatus::kRunning) ++card.running;
-      if (job.status == JobStatus::kAssigned) ++card.assigned;
-      if (job.status == JobStatus::kPending) ++card.pending;
-    }
     status.profiles.push_back(std::move(card));
+  }
+  for (auto& card : status.profiles) profiles.emplace(card.name, &card);
+  std::map<std::string_view, TeamCard*> teams;
+  for (size_t p = 0; p < config.policies.size(); ++p) {
+    const Policy& policy = config.policies[p];
+    TeamCard card{policy.name, policy.reserved, policy.limit, Quantity(), policy.paused, false, 0, 0, 0, 0};
+    if (p < schedule.policies.size()) {
+      card.used = schedule.policies[p].used;
+      card.over_limit = schedule.policies[p].over_limit;
+    }
+    status.teams.push_back(std::move(card));
+  }
+  for (auto& card : status.teams) teams.emplace(card.name, &card);
+  // One walk over the jobs counts for every card.
+  for (const auto& job : schedule.jobs) {
+    auto count = [&](auto* card) {
+      switch (job.status) {
+        case JobStatus::kRunning: ++card->running; break;
+        case JobStatus::kAssigned: ++card->assigned; break;
+        case JobStatus::kPending: ++card->pending; break;
+        case JobStatus::kRejected: break;
+      }
+    };
+    if (job.profile) {
+      if (auto it = profiles.find(*job.profile); it != profiles.end()) count(it->second);
+    }
+    if (job.policy) {
+      if (auto it = teams.find(*job.policy); it != teams.end()) {
+        count(it->second);
+        // A rejected entry counts for the team it names.
+        if (job.status == JobStatus::kRejected) ++it->second->rejected;
+      }
+    }
   }
   return status;
 }
 
 std::string RenderStatusTable(const StatusReport& status) {
   std::string out = "Configuration: " + status.source + (status.enabled ? "" : " (disabled)") + "\n\n";
-  TextTable pools({"POOL", "IN USE", "SIZE", "FREE", "QUEUE", "EXECUTION PRIORITY"});
-  pools.SetAlign(1, TextTable::Align::kRight);
-  pools.SetAlign(2, TextTable::Align::kRight);
-  pools.SetAlign(3, TextTable::Align::kRight);
+  auto dash = [&](const std::string& text) { return status.with_jobs ? text : std::string("-"); };
+  TextTable pools({"POOL", "IN USE", "SIZE", "FREE", "QUEUE", "STATE", "EXECUTION PRIORITY"});
+  for (size_t c : {1, 2, 3}) pools.SetAlign(c, TextTable::Align::kRight);
   for (const auto& p : status.pools) {
-    std::string in_use = status.with_jobs ? p.in_use.ToString() : "-";
-    std::string free = status.with_jobs ? p.free.ToString() : "-";
-    pools.AddRow({p.name, in_use, p.size.ToString(), free, p.queue,
-                  Ranked(p.execution_priority)});
+    pools.AddRow({p.name, dash(p.in_use.ToString()), p.size.ToString(), dash(p.free.ToString()), p.queue,
+                  p.paused ? "paused" : "open", Ranked(p.execution_priority)});
   }
   out += pools.Render() + "\n";
+  TextTable served({"POOL", "PROFILE", "ALLOCATION PER TASK", "QUEUE", "LINK"});
+  for (const auto& p : status.pools) {
+    for (const auto& profile : p.profiles) {
+      served.AddRow({p.name, profile.profile, Allocation(profile.allocation, profile.dynamic_parameter), profile.queue,
+                     profile.link.empty() ? "-" : profile.link});
+    }
+  }
+  if (served.rows() > 0) out += served.Render() + "\n";
   TextTable profiles({"PROFILE", "ALLOTMENT", "QUEUEING", "LINKS (PRECEDENCE)", "RUNNING", "ASSIGNED",
                       "PENDING", "POLICIES (PRIORITY)"});
   for (size_t c : {4, 5, 6}) profiles.SetAlign(c, TextTable::Align::kRight);
   for (const auto& p : status.profiles) {
-    std::string allotment = p.allotment.ToString();
-    if (p.dynamic_parameter) allotment = *p.dynamic_parameter + " (default " + allotment + ")";
     std::vector<std::string> links;
     for (const auto& l : p.links) links.push_back(l.name.empty() ? l.pool : l.pool + " (" + l.name + ")");
-    auto count = [&](size_t n) { return status.with_jobs ? std::to_string(n) : std::string("-"); };
-    profiles.AddRow({p.name, allotment, QueueingName(p.queueing), Ranked(links), count(p.running),
-                     count(p.assigned), count(p.pending), Ranked(p.policies)});
+    profiles.AddRow({p.name, Allocation(p.allotment, p.dynamic_parameter), QueueingName(p.queueing), Ranked(links),
+                     dash(std::to_string(p.running)), dash(std::to_string(p.assigned)), dash(std::to_string(p.pending)),
+                     Ranked(p.policies)});
   }
-  out += profiles.Render();
+  out += profiles.Render() + "\n";
+  TextTable teams({"TEAM", "RESERVED", "LIMIT", "USED", "RUNNING", "ASSIGNED", "PENDING", "REJECTED", "STATE"});
+  for (size_t c : {1, 2, 3, 4, 5, 6, 7}) teams.SetAlign(c, TextTable::Align::kRight);
+  for (const auto& t : status.teams) {
+    std::string state = t.paused ? "paused" : "open";
+    if (t.over_limit) state += ", above its limit";
+    teams.AddRow({t.name, t.reserved.ToString(), t.limit ? t.limit->ToString() : "none", dash(t.used.ToString()),
+                  dash(std::to_string(t.running)), dash(std::to_string(t.assigned)), dash(std::to_string(t.pending)),
+                  dash(std::to_string(t.rejected)), state});
+  }
+  out += teams.Render();
   return out;
 }
 
 std::string RenderStatusJson(const StatusReport& status) {
   JsonWriter json(2);
   json.BeginObject().Field("kind", "Status").Field("source", status.source).Field("enabled", status.enabled);
+  auto count = [&](const char* key, size_t n) {
+    json.Key(key);
+    if (status.with_jobs) json.Int(static_cast<int64_t>(n)); else json.Null();
+  };
+  auto amount = [&](const char* key, Quantity q) {
+    json.Key(key);
+    if (status.with_jobs) json.Amount(q); else json.Null();
+  };
   json.Key("pools").BeginArray();
   for (const auto& p : status.pools) {
     json.BeginObject().Field("name", p.name).Field("queue", p.queue);
     json.Key("size").Amount(p.size);
-    if (status.with_jobs) {
-      json.Key("inUse").Amount(p.in_use).Key("free").Amount(p.free);
-    } else {
-      json.Key("inUse").Null().Key("free").Null();
-    }
+    amount("inUse", p.in_use);
+    amount("free", p.free);
+    json.Field("paused", p.paused);
     json.Key("executionPriority").BeginArray();
     for (const auto& name : p.execution_priority) json.String(name);
+    json.EndArray();
+    json.Key("profiles").BeginArray();
+    for (const auto& profile : p.profiles) {
+      json.BeginObject().Field("profile", profile.profile).Key("allocation").Amount(profile.allocation);
+      json.Key("dynamicParameter");
+      if (profile.dynamic_parameter) json.String(*profile.dynamic_parameter); else json.Null();
+      json.Field("queue", profile.queue).Key("link");
+      if (profile.link.empty()) json.Null(); else json.String(profile.link);
+      json.EndObject();
+    }
     json.EndArray().EndObject();
   }
   json.EndArray();
@@ -115,17 +191,30 @@ std::string RenderStatusJson(const StatusReport& status) {
     for (size_t i = 0; i < p.links.size(); ++i) {
       json.BeginObject().Field("rank", i + 1).Field("pool", p.links[i].pool).Key("name");
       if (p.links[i].name.empty()) json.Null(); else json.String(p.links[i].name);
-      json.EndObject();
+      json.Field("queue", p.links[i].queue).EndObject();
     }
     json.EndArray();
     json.Key("policyPriority").BeginArray();
     for (const auto& name : p.policies) json.String(name);
     json.EndArray();
-    for (const char* key : {"running", "assigned", "pending"}) {
-      size_t n = key[0] == 'r' ? p.running : key[0] == 'a' ? p.assigned : p.pending;
-      json.Key(key);
-      if (status.with_jobs) json.Int(static_cast<int64_t>(n)); else json.Null();
-    }
+    count("running", p.running);
+    count("assigned", p.assigned);
+    count("pending", p.pending);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.Key("teams").BeginArray();
+  for (const auto& t : status.teams) {
+    json.BeginObject().Field("name", t.name).Key("reserved").Amount(t.reserved).Key("limit");
+    if (t.limit) json.Amount(*t.limit); else json.Null();
+    amount("used", t.used);
+    json.Field("paused", t.paused);
+    json.Key("overLimit");
+    if (status.with_jobs) json.Bool(t.over_limit); else json.Null();
+    count("running", t.running);
+    count("assigned", t.assigned);
+    count("pending", t.pending);
+    count("rejected", t.rejected);
     json.EndObject();
   }
   json.EndArray().EndObject();

@@ -1,6 +1,7 @@
 #pragma once
-/// `rescfg status`: pool and profile cards built from a configuration and
-/// the schedule of a jobs snapshot (empty when no snapshot is given).
+/// `rescfg status`: pool, profile and team cards built from a configuration
+/// and the schedule of a jobs snapshot (empty when no snapshot is given) —
+/// what ClearML's resource configuration page shows, as text or JSON.
 
 #include <string>
 #include <vector>
@@ -10,10 +11,22 @@
 
 namespace rescfg {
 
+/// One linked profile on a pool's card: what each of its tasks gets there
+/// and the queue the pool's agents serve for it (ClearML's pool panel).
+struct PoolProfile {
+  std::string profile;
+  Quantity allocation;                          ///< allotment; with a dynamic parameter, its default
+  std::optional<std::string> dynamic_parameter;
+  std::string queue;
+  std::string link;                             ///< the link's name, "" if unnamed
+};
+
 struct PoolCard {
   std::string name, queue;
   Quantity size, in_use, free;
+  bool paused = false;
   std::vector<std::string> execution_priority;  ///< most favoured first
+  std::vector<PoolProfile> profiles;            ///< linked profiles, in execution priority order
 };
 
 struct ProfileCard {
@@ -26,18 +39,30 @@ struct ProfileCard {
   std::vector<std::string> policies;        ///< priority order
 };
 
+struct TeamCard {
+  std::string name;
+  Quantity reserved;
+  std::optional<Quantity> limit;
+  Quantity used;        ///< running + newly assigned
+  bool paused = false;
+  bool over_limit = false;
+  size_t running = 0, assigned = 0, pending = 0, rejected = 0;
+};
+
 struct StatusReport {
   std::string source;  ///< the file, or "DIR revision N"
   bool enabled = true;
   bool with_jobs = false;
   std::vector<PoolCard> pools;
   std::vector<ProfileCard> profiles;
+  std::vector<TeamCard> teams;
 };
 
 StatusReport BuildStatus(const Config& config, const ScheduleReport& schedule, std::string source,
                          bool with_jobs);
 
-/// Two tables, pools then profiles; lists as "1. A  2. B".
+/// Tables: pools, the profiles each pool serves, profiles, teams; lists as
+/// "1. A  2. B".
 std::string RenderStatusTable(const StatusReport& status);
 std::string RenderStatusJson(const StatusReport& status);
 

@@ -79,7 +79,10 @@ std::string JoinNames(const std::vector<std::string>& names) {
 }
 
 void SortFindings(std::vector<Finding>::iterator begin, std::vector<Finding>::iterator end) {
-  std::stable_sort(begin, end, [](const Finding& a, const Finding& b) {
+  // A top-level path ("pool", "apiVersion", "") names no list entry or field below.
+  auto top_level = [](const Finding& f) { return f.path.find_first_of(".[") == std::string::npos; };
+  std::stable_sort(begin, end, [&](const Finding& a, const Finding& b) {
+    if (top_level(a) != top_level(b)) return top_level(a);
     if (a.mark.line != b.mark.line) return a.mark.line < b.mark.line;
     return a.mark.column < b.mark.column;
   });

@@ -19,13 +19,16 @@
 namespace rescfg {
 
 /// Appends every error and warning about `config` (as loaded, before
-/// defaults) to `findings`, ordered by position in the file. `findings` may
+/// defaults) to `findings`, ordered as SortFindings does. `findings` may
 /// already hold the loader's findings: when it holds any error, the
 /// reservation check is skipped, since it would work on a partial model.
 void ValidateConfig(const Config& config, const std::string& file, std::vector<Finding>* findings);
 
-/// Orders findings by position (line, then column), keeping the order of
-/// findings at the same position; findings without a position come first.
+/// Orders findings: those about the top level of the file first (an unknown,
+/// repeated, missing or mistyped top-level key, a wrong apiVersion or kind:
+/// a misspelt `pool:` comes before the unknown references it causes), then
+/// the rest; each group by position (line, then column), keeping the order
+/// of findings at the same position; findings without a position come first.
 void SortFindings(std::vector<Finding>::iterator begin, std::vector<Finding>::iterator end);
 
 }  // namespace rescfg

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `rescfg completion bash|zsh`: the scripts are valid, name every command and
+# `rescfg completion bash|zsh|fish`: the scripts are valid, name every command and
 # flag the binary accepts, and complete the way a user expects.
 # Usage: completion_test.sh BINARY SOURCE_DIR
 set -euo pipefail
@@ -11,7 +11,12 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$bin" completion bash > "$tmp/rescfg.bash" || fail "completion bash exited $?"
 bash -n "$tmp/rescfg.bash" || fail "bash script has syntax errors"
 [[ -s $tmp/rescfg.bash ]] || fail "bash script is empty"
-if "$bin" completion fish > /dev/null 2>&1; then fail "completion fish should be refused"; fi
+if "$bin" completion tcsh > /dev/null 2> "$tmp/err"; then fail "completion tcsh should be refused"; fi
+grep -q "^rescfg: error: .*tcsh" "$tmp/err" || fail "completion tcsh: $(cat "$tmp/err")"
+"$bin" completion fish > "$tmp/rescfg.fish" || fail "completion fish exited $?"
+[[ -s $tmp/rescfg.fish ]] || fail "fish script is empty"
+"$bin" completion fish -o "$tmp/written.fish" || fail "completion fish -o exited $?"
+cmp -s "$tmp/rescfg.fish" "$tmp/written.fish" || fail "completion -o differs from stdout"
 
 # Every subcommand and every flag shown by --help appears in the scripts.
 commands=$("$bin" --help | awk '/^Subcommands:/ {on = 1; next} /^$/ {on = 0} on && /^  [a-z]/ {print $1}')
@@ -19,16 +24,26 @@ commands=$("$bin" --help | awk '/^Subcommands:/ {on = 1; next} /^$/ {on = 0} on 
 # The flags in the Options: section of `--help` (first column: "-c,--config").
 flags_of() { "$@" --help | sed -n '/^Options:/,/^$/p' | sed -nE 's/^  (-[^ ]+).*/\1/p' | tr ',' '\n'; }
 "$bin" completion zsh > "$tmp/_rescfg"
+# fish writes "--format" as "-l format" and "-f" as "-s f".
+fish_flag_in() {  # fish_flag_in FLAG LINE-PREFIX-REGEX
+  local name=${1#-} kind=s
+  [[ $1 == --* ]] && { name=${1#--}; kind=l; }
+  grep -qE -- "^$2 -$kind $name( |$)" "$tmp/rescfg.fish"
+}
 for flag in $(flags_of "$bin"); do
   grep -qE -- "(^|[ |\"])$flag([ |)\"]|$)" "$tmp/rescfg.bash" || fail "bash script lacks global $flag"
   grep -qE -- "[)*]$flag[=+[]" "$tmp/_rescfg" || fail "zsh script lacks global $flag"
+  fish_flag_in "$flag" "complete -c rescfg( -[sl] [a-z-]+)*" || fail "fish script lacks global $flag"
 done
 for cmd in $commands; do
   grep -qw -- "$cmd" "$tmp/rescfg.bash" || fail "bash script lacks command $cmd"
   grep -q -- "'$cmd:" "$tmp/_rescfg" || fail "zsh script lacks command $cmd"
+  grep -q -- "-n __rescfg_needs_command -a $cmd " "$tmp/rescfg.fish" || fail "fish script lacks command $cmd"
   for flag in $(flags_of "$bin" "$cmd"); do
     grep -qE -- "(^|[ |\"])$flag([ |)\"]|$)" "$tmp/rescfg.bash" || fail "bash script lacks $cmd $flag"
     grep -qE -- "[)*]$flag[=+[]" "$tmp/_rescfg" || fail "zsh script lacks $cmd $flag"
+    fish_flag_in "$flag" "complete -c rescfg -n '__fish_seen_subcommand_from $cmd'( -[sl] [a-z-]+)*" ||
+      fail "fish script lacks $cmd $flag"
   done
 done
 
@@ -51,7 +66,7 @@ expect $'json\njsonl' rescfg schedule --format js
 expect $'json\njsonl' rescfg schedule -f js
 expect $'json\njsonl' rescfg schedule --format = js
 expect $'--jobs\n--jobs-format' rescfg schedule --jobs
-expect $'bash\nzsh' rescfg completion ''
+expect $'bash\nfish\nzsh' rescfg completion ''
 expect $'github\njson\ntext' rescfg validate --format ''
 touch "$tmp/resources.yaml"
 expect "$tmp/resources.yaml" rescfg validate "$tmp/resou"
@@ -64,5 +79,27 @@ if command -v zsh > /dev/null; then
   [[ $got == _rescfg ]] || fail "zsh compinit did not register _rescfg (got '$got')"
 else
   echo "zsh not installed: zsh checks skipped"
+fi
+
+if command -v fish > /dev/null; then
+  fish --no-execute "$tmp/rescfg.fish" || fail "fish script has syntax errors"
+  # Ask fish itself what it would offer (candidates only, without descriptions).
+  fish_expect() {  # fish_expect "WANTED LINES" COMMAND-LINE
+    local got
+    got=$(cd "$tmp" && fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$tmp/rescfg.fish" "$2" | cut -f1 | sort)
+    [[ $got == "$1" ]] || fail "fish completing '$2': got [$got], want [$1]"
+  }
+  fish_expect $'schedule\nstatus' 'rescfg s'
+  fish_expect $'schedule\nstatus' 'rescfg --color never s'
+  fish_expect $'--verbose\n--version' 'rescfg --ver'
+  fish_expect $'json\njsonl' 'rescfg schedule --format js'
+  fish_expect $'json\njsonl\ntable\nyaml' 'rescfg schedule -f '
+  fish_expect $'--jobs\n--jobs-format' 'rescfg schedule --jobs'
+  fish_expect $'bash\nfish\nzsh' 'rescfg completion '
+  fish_expect $'--check' 'rescfg fmt --ch'
+  fish_expect 'resources.yaml' 'rescfg validate resou'
+  fish_expect '' 'rescfg history --lock-timeout '
+else
+  echo "fish not installed: fish checks skipped"
 fi
 echo PASS

@@ -179,7 +179,8 @@ expect 0 "$RESCFG" graph --config "$EXAMPLE" --format dot
 cmp -s out.txt "$SRC/testdata/gitops/worked-example.dot" || fail "graph differs from testdata/gitops/worked-example.dot"
 expect 0 "$RESCFG" graph --state st --format dot
 contains out.txt "digraph rescfg {"
-contains out.txt 'pool1 [shape=cylinder, label="H100 Half a Superpod\n16 GPUs, queue h100-pool'
+contains out.txt '  pool1 [label=<'
+contains out.txt '<B>H100 Half a Superpod</B></FONT></TD></TR><TR><TD>16 GPUs, queue h100-pool</TD>'
 
 # Corruption: a hand-edited revision is detected by every reader, exit 2.
 cp -a st st-edited

@@ -28,10 +28,13 @@ done
 
 bash_completion=$usr/share/bash-completion/completions/rescfg
 zsh_completion=$usr/share/zsh/vendor-completions/_rescfg
+fish_completion=$usr/share/fish/vendor_completions.d/rescfg.fish
 [[ -s $bash_completion ]] || fail "missing or empty bash completion"
 [[ -s $zsh_completion ]] || fail "missing or empty zsh completion"
+[[ -s $fish_completion ]] || fail "missing or empty fish completion"
 cmp -s "$bash_completion" <("$bin" completion bash) || fail "installed bash completion is stale"
 cmp -s "$zsh_completion" <("$bin" completion zsh) || fail "installed zsh completion is stale"
+cmp -s "$fish_completion" <("$bin" completion fish) || fail "installed fish completion is stale"
 
 for schema in "$src"/schemas/*.json; do
   [[ -e $schema ]] || continue
@@ -39,7 +42,7 @@ for schema in "$src"/schemas/*.json; do
 done
 
 # Only the files above: nothing stray in the package.
-extra=$(cd "$root" && find . -type f | grep -vE '^\./usr/(bin/rescfg|share/man/man[15]/rescfg\.[15]|share/bash-completion/completions/rescfg|share/zsh/vendor-completions/_rescfg|share/rescfg/schemas/[^/]+\.json)$' || true)
+extra=$(cd "$root" && find . -type f | grep -vE '^\./usr/(bin/rescfg|share/man/man[15]/rescfg\.[15]|share/bash-completion/completions/rescfg|share/zsh/vendor-completions/_rescfg|share/fish/vendor_completions\.d/rescfg\.fish|share/rescfg/schemas/[^/]+\.json)$' || true)
 [[ -z $extra ]] || fail "unexpected installed files: $extra"
 
 if command -v dpkg-deb > /dev/null && command -v cpack > /dev/null; then
@@ -54,7 +57,8 @@ if command -v dpkg-deb > /dev/null && command -v cpack > /dev/null; then
   done
   contents=$(dpkg-deb -c "$deb")
   for path in ./usr/bin/rescfg ./usr/share/man/man1/rescfg.1 ./usr/share/man/man5/rescfg.5 \
-              ./usr/share/bash-completion/completions/rescfg ./usr/share/zsh/vendor-completions/_rescfg; do
+              ./usr/share/bash-completion/completions/rescfg ./usr/share/zsh/vendor-completions/_rescfg \
+              ./usr/share/fish/vendor_completions.d/rescfg.fish; do
     grep -qF " $path" <<< "$contents" || fail "package lacks $path"
   done
 else

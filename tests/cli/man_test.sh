@@ -65,7 +65,7 @@ for cmd in $commands; do
 done
 
 # Reason codes of SPEC §3-§5, in both pages.
-for code in disabled unschedulable fifo-blocked limit reservation capacity \
+for code in disabled paused unschedulable fifo-blocked limit reservation capacity \
             invalid-job duplicate-id unknown-queue unknown-policy unknown-profile \
             profile-not-allowed unknown-pool; do
   for page in "$page1" "$page5"; do

@@ -116,6 +116,8 @@ rc::Gen<Scenario> GenScenario() {
       Quantity largest;
       for (int i = 0; i < count; ++i) {
         profile.links.push_back(LinkTo(c.pools[order[i]].name, "link-" + std::to_string(i)));
+        // Some links have a queue of their own (SPEC §2); it belongs to that pool.
+        if (*rc::gen::inRange(0, 3) == 0) profile.links.back().queue = c.pools[order[i]].name + "/" + profile.name;
         largest = std::max(largest, c.pools[order[i]].resources);
       }
       if (!profile.dynamic_parameter && profile.allotment > largest) profile.allotment = Q("1/7");

@@ -1,0 +1,27 @@
+/// `rescfg explain JOB`: one job's story in the pass (SPEC §6).
+
+#include <spdlog/spdlog.h>
+
+#include "commands.h"
+#include "config_source.h"
+#include "explain/explain.h"
+#include "output_file.h"
+
+namespace rescfg::cmd {
+
+int RunExplain(const ExplainOptions& options) {
+  auto config = LoadConfigFrom(options.config);
+  if (!config) return kExitUnusable;
+  auto jobs = LoadJobsFrom(options.jobs, *config);
+  if (!jobs) return kExitUnusable;
+  std::string error;
+  auto explanation = ExplainJob(*config, jobs->entries, options.job, static_cast<size_t>(options.max_ahead), &error);
+  if (!explanation) {
+    spdlog::error("{}", error);
+    return kExitUnusable;
+  }
+  std::string out = options.format == "json" ? RenderExplanationJson(*explanation) : RenderExplanationText(*explanation);
+  return WriteOutput(options.output, out) ? kExitOk : kExitUnusable;
+}
+
+}  // namespace rescfg::cmd

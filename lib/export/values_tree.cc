@@ -1,0 +1,120 @@
+#include "export/values_tree.h"
+
+#include <array>
+#include <cctype>
+
+#include "config/canonical.h"
+#include "output/json_writer.h"
+
+namespace rescfg {
+namespace {
+
+/// Words YAML 1.1 readers (yaml.v2 under Helm, PyYAML) take for booleans or null.
+constexpr std::array<std::string_view, 9> kReservedWords{"y", "n", "yes", "no", "true", "false", "on", "off", "null"};
+
+bool IsReservedWord(std::string_view key) {
+  for (std::string_view word : kReservedWords) {
+    if (word.size() != key.size()) continue;
+    bool same = true;
+    for (size_t i = 0; i < key.size() && same; ++i) {
+      same = std::tolower(static_cast<unsigned char>(key[i])) == word[i];
+    }
+    if (same) return true;
+  }
+  return false;
+}
+
+bool IsPlainKey(std::string_view key) {
+  if (key.empty() || !std::isalpha(static_cast<unsigned char>(key[0]))) return false;
+  for (char c : key) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x80 || !(std::isalnum(u) || c == '.' || c == '_' || c == '/' || c == '-')) return false;
+  }
+  return !IsReservedWord(key);
+}
+
+}  // namespace
+
+std::string YamlKey(std::string_view key) { return IsPlainKey(key) ? std::string(key) : YamlQuote(key); }
+
+ValueNode ValueNode::Map(bool flow) {
+  ValueNode node;
+  node.kind_ = Kind::kMap;
+  node.flow_ = flow;
+  return node;
+}
+
+ValueNode ValueNode::String(std::string text) {
+  ValueNode node;
+  node.kind_ = Kind::kString;
+  node.text_ = std::move(text);
+  return node;
+}
+
+ValueNode ValueNode::Number(Quantity value) {
+  ValueNode node;
+  node.kind_ = Kind::kNumber;
+  node.number_ = value;
+  return node;
+}
+
+ValueNode ValueNode::Bool(bool value) {
+  ValueNode node;
+  node.kind_ = Kind::kBool;
+  node.text_ = value ? "true" : "false";
+  return node;
+}
+
+ValueNode& ValueNode::Add(std::string key, ValueNode value) {
+  members_.emplace_back(std::move(key), std::make_unique<ValueNode>(std::move(value)));
+  return *members_.back().second;
+}
+
+void ValueNode::WriteInline(std::string* out) const {
+  switch (kind_) {
+    case Kind::kString: *out += YamlQuote(text_); return;
+    case Kind::kNumber: *out += number_.ToString(); return;
+    case Kind::kBool: *out += text_; return;
+    case Kind::kMap: break;
+  }
+  *out += '{';
+  for (size_t i = 0; i < members_.size(); ++i) {
+    if (i > 0) *out += ", ";
+    *out += YamlKey(members_[i].first) + ": ";
+    members_[i].second->WriteInline(out);
+  }
+  *out += '}';
+}
+
+void ValueNode::WriteYaml(std::string* out, int indent) const {
+  for (const auto& [key, member] : members_) {
+    const ValueNode& value = *member;
+    out->append(static_cast<size_t>(indent), ' ');
+    *out += YamlKey(key) + ":";
+    if (value.kind_ == Kind::kMap && !value.flow_ && !value.members_.empty()) {
+      *out += '\n';
+      value.WriteYaml(out, indent + 2);
+      continue;
+    }
+    *out += ' ';
+    value.WriteInline(out);
+    *out += '\n';
+  }
+}
+
+void ValueNode::WriteJson(JsonWriter& json) const {
+  switch (kind_) {
+    case Kind::kString: json.String(text_); return;
+    case Kind::kNumber: json.Amount(number_); return;
+    case Kind::kBool: json.Bool(text_ == "true"); return;
+    case Kind::kMap: break;
+  }
+  json.BeginObject();
+  for (const auto& [key, value] : members_) {
+    json.Key(key);
+    value->WriteJson(json);
+  }
+  json.EndObject();
+}
+
+}  // namespace rescfg
