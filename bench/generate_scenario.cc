@@ -2,10 +2,12 @@
 /// DIR/config.yaml, DIR/jobs.yaml and DIR/jobs.jsonl; with the format
 /// `clearml` also the same jobs as a ClearML snapshot (bench/clearml_scenario.h):
 /// DIR/tasks.json, DIR/queues.json, DIR/workers.json and their JSON Lines
-/// twin DIR/tasks-twin.jsonl.
+/// twin DIR/tasks-twin.jsonl; with --trace, a trace for `rescfg simulate`
+/// instead of the snapshot: DIR/trace.yaml and DIR/trace.jsonl.
 ///
 ///   rescfg-gen --queued 100000 [--seed 1] [--reservations none|some|heavy]
-///              [--policies 1000] [--running-per-100 25] [--formats yaml,jsonl,clearml] --out DIR
+///              [--policies 1000] [--formats yaml,jsonl,clearml] [--running-per-100 25]
+///              [--trace LOAD_PERCENT [--waves 4] [--mean-duration SECONDS]] --out DIR
 
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +22,8 @@ namespace {
 int Usage() {
   std::fprintf(stderr,
                "usage: rescfg-gen --queued N [--seed S] [--reservations none|some|heavy] [--policies N]\n"
-               "                  [--running-per-100 25] [--formats yaml,jsonl,clearml] --out DIR\n");
+               "                  [--formats yaml,jsonl,clearml] [--running-per-100 N]\n"
+               "                  [--trace LOAD_PERCENT [--waves N] [--mean-duration SECONDS]] --out DIR\n");
   return 2;
 }
 
@@ -60,6 +63,13 @@ int main(int argc, char** argv) {
       else if (value == "some") options.reservations = ReservationMode::kSome;
       else if (value == "heavy") options.reservations = ReservationMode::kHeavy;
       else return Usage();
+    } else if (flag == "--trace") {
+      options.trace = true;
+      options.load_percent = static_cast<uint32_t>(std::strtoul(value.c_str(), nullptr, 10));
+    } else if (flag == "--waves") {
+      options.waves = static_cast<uint32_t>(std::strtoul(value.c_str(), nullptr, 10));
+    } else if (flag == "--mean-duration") {
+      options.mean_duration_seconds = std::strtoull(value.c_str(), nullptr, 10);
     } else if (flag == "--formats") {
       formats = value;
     } else if (flag == "--out") {
@@ -68,14 +78,17 @@ int main(int argc, char** argv) {
       return Usage();
     }
   }
-  if (out.empty() || options.policies == 0) return Usage();
+  if (out.empty() || options.policies == 0 || (options.trace && (options.load_percent == 0 || options.mean_duration_seconds == 0))) {
+    return Usage();
+  }
   Scenario s = GenerateScenario(options);
+  const std::string jobs = out + (options.trace ? "/trace" : "/jobs");
   bool ok = WriteFile(out + "/config.yaml", [&](auto write) { write(ConfigYaml(s)); });
   if (ok && formats.find("yaml") != std::string::npos) {
-    ok = WriteFile(out + "/jobs.yaml", [&](auto write) { WriteJobsYaml(s, write); });
+    ok = WriteFile(jobs + ".yaml", [&](auto write) { WriteJobsYaml(s, write); });
   }
   if (ok && formats.find("jsonl") != std::string::npos) {
-    ok = WriteFile(out + "/jobs.jsonl", [&](auto write) { WriteJobsJsonLines(s, write); });
+    ok = WriteFile(jobs + ".jsonl", [&](auto write) { WriteJobsJsonLines(s, write); });
   }
   if (ok && formats.find("clearml") != std::string::npos) {
     ok = WriteFile(out + "/tasks.json", [&](auto write) { WriteTasksClearml(s, write); }) &&

@@ -7,6 +7,11 @@
 ///
 /// Everything derives from the seed through SplitMix64 and integer
 /// arithmetic: the same options give byte-identical files on any platform.
+///
+/// With `trace` set the jobs file is a trace for `rescfg simulate` (SPEC
+/// §8): queued jobs carry `submitted` (arrivals in waves, at `load_percent`
+/// of what the pools can serve) and `duration` (heavy-tailed), running ones
+/// the `duration` that remains; `enqueued` is left out.
 
 #include <algorithm>
 #include <cstdint>
@@ -14,7 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "config/loader.h"
 #include "jobs/job.h"
+#include "simulate/sim_time.h"
 
 namespace rescfg::bench {
 
@@ -39,6 +46,15 @@ struct ScenarioOptions {
   size_t pools = 32, profiles = 64, policies = 1000;
   /// Running entries per 100 queued ones (25: a fifth of the file runs).
   size_t running_per_100_queued = 25;
+  // Traces.
+  bool trace = false;
+  /// Work offered over the arrival span, in percent of the pools' capacity.
+  uint32_t load_percent = 120;
+  /// Arrival waves over the span: the rate rises and falls in each.
+  uint32_t waves = 4;
+  /// Mean duration of a job; durations follow a Pareto law of index 2
+  /// (heavy tail: finite mean, infinite variance), cut at 50 times the mean.
+  uint64_t mean_duration_seconds = 1800;
 };
 
 /// One jobs-file entry, compactly; the writers spell it out.
@@ -49,6 +65,8 @@ struct GenJob {
   uint32_t resources_milli = 0;    ///< running: what it holds, in 1/1000 GPU
   int32_t enqueued = -1;           ///< queued: seconds after the base time; -1: not given
   int8_t param = -1;               ///< dynamic profiles: index into kParamTexts; -1: not given
+  int64_t submitted_us = 0;        ///< traces, queued: microseconds after the base time
+  int64_t duration_us = 0;         ///< traces: queued, how long it runs; running, what remains
 };
 
 /// gpus_request values; the last one is not a quantity (the job falls back).
@@ -112,6 +130,34 @@ inline std::string NumberedName(const char* prefix, size_t i, int width) {
   std::snprintf(buffer, sizeof buffer, "%s%0*zu", prefix, width, i);
   return buffer;
 }
+
+/// floor(sqrt(v)) of a 128-bit value, exactly.
+inline unsigned __int128 ISqrt(unsigned __int128 v) {
+  unsigned __int128 r = 0;
+  for (int bit = 63; bit >= 0; --bit) {
+    unsigned __int128 c = r | (static_cast<unsigned __int128>(1) << bit);
+    if (c * c <= v) r = c;
+  }
+  return r;
+}
+
+/// A duration of Pareto index 2 and the given mean, in microseconds, cut at
+/// 50 times the mean: scale · sqrt(2^40 / u) with u uniform in [1, 2^40].
+inline int64_t HeavyTailedDuration(SplitMix64* rng, uint64_t mean_us) {
+  const uint64_t scale = std::max<uint64_t>(1, mean_us / 2);
+  const uint64_t u = 1 + (rng->Next() >> 24);  // [1, 2^40]
+  const unsigned __int128 ratio = (static_cast<unsigned __int128>(1) << 60) / u;  // 2^20 · 2^40/u
+  const unsigned __int128 d = static_cast<unsigned __int128>(scale) * ISqrt(ratio) >> 10;
+  return static_cast<int64_t>(std::min<unsigned __int128>(std::max<unsigned __int128>(d, 1), 50 * uint64_t(mean_us)));
+}
+
+/// The need of a generated job, in quarters of a GPU.
+inline uint64_t NeedQuarters(const Scenario& s, const GenJob& j);
+
+/// Submitted times and durations of a trace: arrivals spread over the span in
+/// which the work arrives at load_percent of the total capacity, the rate in
+/// each wave rising from a quarter of its peak to the peak and back.
+inline void AddTraceTimes(Scenario* s, SplitMix64* rng);
 
 inline Scenario GenerateScenario(const ScenarioOptions& o) {
   Scenario s;
@@ -237,7 +283,52 @@ inline Scenario GenerateScenario(const ScenarioOptions& o) {
     s.jobs.push_back(j);
   }
   for (size_t i = s.jobs.size(); i > 1; --i) std::swap(s.jobs[i - 1], s.jobs[rng.Below(i)]);
+  if (o.trace) AddTraceTimes(&s, &rng);
   return s;
+}
+
+inline uint64_t NeedQuarters(const Scenario& s, const GenJob& j) {
+  const GenProfile& p = s.profiles[j.profile];
+  if (!p.dynamic || j.param < 0 || j.param == kParamCount - 1) return p.allotment_quarters;
+  static constexpr uint64_t kQuarters[] = {4, 8, 16, 32, 2, 1};  // kParamTexts, in quarters
+  return kQuarters[j.param];
+}
+
+inline void AddTraceTimes(Scenario* s, SplitMix64* rng) {
+  const ScenarioOptions& o = s->options;
+  const uint64_t mean_us = o.mean_duration_seconds * 1'000'000;
+  unsigned __int128 work = 0;  // quarter-GPU microseconds
+  for (GenJob& j : s->jobs) {
+    j.duration_us = HeavyTailedDuration(rng, mean_us);
+    if (!j.running) work += static_cast<unsigned __int128>(NeedQuarters(*s, j)) * static_cast<uint64_t>(j.duration_us);
+  }
+  uint64_t capacity = 0;  // quarters
+  for (const GenPool& pool : s->pools) capacity += uint64_t(pool.size) * 4;
+  const uint64_t span = std::max<uint64_t>(
+      1, static_cast<uint64_t>(work * 100 / (static_cast<unsigned __int128>(capacity) * std::max<uint32_t>(1, o.load_percent))));
+  const uint64_t waves = std::max<uint32_t>(1, o.waves);
+  for (GenJob& j : s->jobs) {
+    if (j.running) continue;
+    for (;;) {  // rejection sampling against the wave's triangle, in thousandths
+      const uint64_t t = static_cast<uint64_t>(rng->Next() % span);
+      const uint64_t phase = static_cast<uint64_t>(static_cast<unsigned __int128>(t) * waves % span * 2000 / span);
+      const uint64_t triangle = phase <= 1000 ? phase : 2000 - phase;  // 0..1000
+      if (rng->Below(1000) < 250 + triangle * 3 / 4) {
+        j.submitted_us = static_cast<int64_t>(t);
+        break;
+      }
+    }
+  }
+}
+
+/// The base time of generated files: 2026-11-29T00:00:00Z.
+inline constexpr int64_t kBaseSeconds = 1'795'910'400;
+
+/// A trace's submitted time as RFC 3339.
+inline std::string SubmittedText(int64_t offset_us) {
+  std::string text = FormatSimTime(kBaseSeconds * kMicrosPerSecond + offset_us);  // ...:SS.ffffffZ
+  if (text.compare(text.size() - 8, 7, ".000000") == 0) text.erase(text.size() - 8, 7);
+  return text;
 }
 
 inline std::string ConfigYaml(const Scenario& s) {
@@ -272,6 +363,16 @@ inline std::string ConfigYaml(const Scenario& s) {
   return out;
 }
 
+/// The scenario's configuration, loaded and with defaults applied; nullopt
+/// when it does not load (a generator bug).
+inline std::optional<Config> LoadScenarioConfig(const Scenario& s) {
+  LoadedConfig loaded = LoadConfigText(ConfigYaml(s), "config.yaml");
+  if (!loaded.config) return std::nullopt;
+  Config config = *loaded.config;
+  ApplyDefaults(config);
+  return config;
+}
+
 inline std::string JobId(size_t i) { return NumberedName("job-", i, 7); }
 
 /// "2026-11-29T03:25:07Z" for seconds after 2026-11-29T00:00:00Z (< 1 day).
@@ -299,6 +400,10 @@ void WriteJobsYaml(const Scenario& s, Write write) {
     if (j.running) {
       out += "    state: running\n    pool: " + s.pools[j.pool].name + "\n    resources: " + MilliText(j.resources_milli) +
              "\n";
+      if (s.options.trace) out += "    duration: " + FormatSeconds(j.duration_us) + "\n";
+    } else if (s.options.trace) {
+      out += "    submitted: " + SubmittedText(j.submitted_us) + "\n    duration: " + FormatSeconds(j.duration_us) + "\n";
+      if (j.param >= 0) out += "    params: {runtime: {gpus_request: " + ParamScalar(j.param) + "}}\n";
     } else {
       if (j.enqueued >= 0) out += "    enqueued: " + EnqueuedText(j.enqueued) + "\n";
       if (j.param >= 0) out += "    params: {runtime: {gpus_request: " + ParamScalar(j.param) + "}}\n";
@@ -322,6 +427,10 @@ void WriteJobsJsonLines(const Scenario& s, Write write) {
     if (j.running) {
       out += ", \"state\": \"running\", \"pool\": \"" + s.pools[j.pool].name + "\", \"resources\": " +
              MilliText(j.resources_milli);
+      if (s.options.trace) out += ", \"duration\": " + FormatSeconds(j.duration_us);
+    } else if (s.options.trace) {
+      out += ", \"submitted\": \"" + SubmittedText(j.submitted_us) + "\", \"duration\": " + FormatSeconds(j.duration_us);
+      if (j.param >= 0) out += ", \"params\": {\"runtime\": {\"gpus_request\": " + ParamScalar(j.param) + "}}";
     } else {
       if (j.enqueued >= 0) out += ", \"enqueued\": \"" + EnqueuedText(j.enqueued) + "\"";
       if (j.param >= 0) out += ", \"params\": {\"runtime\": {\"gpus_request\": " + ParamScalar(j.param) + "}}";
@@ -353,6 +462,16 @@ inline LoadedJobs JobEntries(const Scenario& s) {
       e.state = "running";
       e.pool = keep(s.pools[j.pool].name);
       e.resources = keep(MilliText(j.resources_milli));
+      if (s.options.trace) {
+        e.duration = keep(FormatSeconds(j.duration_us));
+        e.duration_style = ScalarStyle::kPlain;
+      }
+    } else if (s.options.trace) {
+      e.submitted = keep(SubmittedText(j.submitted_us));
+      e.submitted_style = ScalarStyle::kPlain;
+      e.duration = keep(FormatSeconds(j.duration_us));
+      e.duration_style = ScalarStyle::kPlain;
+      if (j.param >= 0) e.params.push_back({"runtime.gpus_request", kParamTexts[j.param]});
     } else {
       if (j.enqueued >= 0) e.enqueued = keep(EnqueuedText(j.enqueued));
       if (j.param >= 0) e.params.push_back({"runtime.gpus_request", kParamTexts[j.param]});

@@ -38,9 +38,7 @@ const Prepared& Get(size_t queued, ReservationMode mode, size_t policies) {
   options.policies = policies;
   Scenario s = GenerateScenario(options);
   slot = std::make_unique<Prepared>();
-  LoadedConfig loaded = LoadConfigText(ConfigYaml(s), "config.yaml");
-  slot->config = *loaded.config;
-  ApplyDefaults(slot->config);
+  slot->config = *LoadScenarioConfig(s);
   LoadedJobs jobs = JobEntries(s);
   slot->entries = std::move(jobs.entries);
   slot->text = jobs.text;

@@ -52,8 +52,20 @@ struct DiffOptions {
   JobsSource jobs;
   int lock_timeout_seconds = 10;
   std::string output;              ///< -o FILE, written atomically; "" is stdout
+  JobsSource trace;                ///< --trace: both configurations' simulations side by side
+  std::optional<std::string> start, until;  ///< of those simulations (RFC 3339)
 };
 int RunDiff(const DiffOptions& options);
+
+struct SimulateOptions {
+  ConfigSource config;
+  JobsSource trace;                         ///< --trace FILE, --trace-format
+  std::optional<std::string> start, until;  ///< RFC 3339
+  std::string format = "yaml";              ///< yaml | json | jsonl | table
+  std::string output;                       ///< -o FILE, written atomically; "" is stdout
+  std::optional<std::string> plot;          ///< --plot FILE.svg
+};
+int RunSimulate(const SimulateOptions& options);
 
 struct ProvisionOptions {
   std::string file;                ///< the configuration; "" with `plan`

@@ -14,6 +14,8 @@
 #include "jobs/loader.h"
 #include "output/json_writer.h"
 #include "output_file.h"
+#include "simulate/comparison.h"
+#include "simulation.h"
 #include "state/state_store.h"
 
 namespace rescfg::cmd {
@@ -30,6 +32,37 @@ std::optional<Config> LoadStateConfig(const DiffOptions& options, std::string* l
   if (!config) spdlog::error("{}", error);
   *label = dir + " revision " + std::to_string(store->revision());
   return config;
+}
+
+/// Both configurations' simulations of the trace (diff --trace); nullopt
+/// when the trace or the options are unusable (errors logged).
+std::optional<std::pair<SimulationReport, SimulationReport>> SimulateBoth(const DiffOptions& options,
+                                                                          const Config& old_config,
+                                                                          const Config& new_config) {
+  std::optional<Micros> start, until;
+  if (!ParseTimeOption("--start", options.start, &start) || !ParseTimeOption("--until", options.until, &until) ||
+      !CheckSimulationWindow(start, until)) {
+    return std::nullopt;
+  }
+  std::optional<JobsFormat> format;
+  if (options.trace.format == "yaml") format = JobsFormat::kYaml;
+  if (options.trace.format == "jsonl") format = JobsFormat::kJsonLines;
+  LoadedJobs trace = LoadJobsFile(options.trace.file, format, ImpactParameterPaths(old_config, new_config));
+  LogFindings(trace.findings);
+  if (trace.unusable) return std::nullopt;
+  const std::string file = trace.file;
+  LoadedJobs copy = trace;  // the entries share their text
+  ProgressLine progress;
+  SimulationOptions simulation;
+  simulation.start = start;
+  simulation.until = until;
+  simulation.progress = [&](uint64_t events, Micros now) { progress.Show(events, now); };
+  std::pair<SimulationReport, SimulationReport> both{BuildSimulation(old_config, std::move(copy), simulation),
+                                                     BuildSimulation(new_config, std::move(trace), simulation)};
+  progress.Clear();
+  if (!CheckSimulatedStart(both.first, until) || !CheckSimulatedStart(both.second, until)) return std::nullopt;
+  LogRejections(both.second, file);
+  return both;
 }
 
 }  // namespace
@@ -62,6 +95,11 @@ int RunDiff(const DiffOptions& options) {
     if (!jobs) return kExitUnusable;
     impact = ComputeImpact(*old_config, *new_config, jobs->entries);
   }
+  std::optional<std::pair<SimulationReport, SimulationReport>> simulated;
+  if (!options.trace.file.empty()) {
+    simulated = SimulateBoth(options, *old_config, *new_config);
+    if (!simulated) return kExitUnusable;
+  }
 
   std::string out;
   if (options.format == "json") {
@@ -73,12 +111,20 @@ int RunDiff(const DiffOptions& options) {
       json.Key("impact");
       WriteImpactJson(*impact, json);
     }
+    if (simulated) {
+      json.Key("simulation");
+      WriteSimulationComparisonJson(simulated->first, simulated->second, json);
+    }
     json.EndObject();
     out = json.str() + "\n";
   } else {
     out = RenderDiffText(diff);
     if (impact) {
       out += "\nImpact on the jobs in " + DisplayName(options.jobs.file) + ":\n" + RenderImpactText(*impact);
+    }
+    if (simulated) {
+      out += "\nSimulation of " + DisplayName(options.trace.file) + ":\n" +
+             RenderSimulationComparisonText(simulated->first, simulated->second);
     }
   }
   if (!WriteOutput(options.output, out)) return kExitUnusable;

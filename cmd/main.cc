@@ -185,6 +185,27 @@ int main(int argc, char** argv) {
       "2 unusable input or state (then nothing is written to -o).");
   schedule_cmd->callback([&] { exit_code = RunSchedule(schedule); });
 
+  SimulateOptions simulate;
+  auto* simulate_cmd =
+      app.add_subcommand("simulate", "Replay a trace of submitted jobs over time: when each would start, where, how long it waits");
+  AddConfigSource(simulate_cmd, &simulate.config);
+  simulate_cmd->add_option("--trace,-t", simulate.trace.file,
+                           "Trace: a jobs file whose queued entries carry submitted and duration; - for stdin")
+      ->required();
+  simulate_cmd->add_option("--trace-format", simulate.trace.format, "Force the trace format instead of using the extension")
+      ->check(CLI::IsMember({"yaml", "jsonl"}));
+  simulate_cmd->add_option("--start", simulate.start, "Start the clock at this RFC 3339 time (default: the earliest submitted)");
+  simulate_cmd->add_option("--until", simulate.until, "Stop after the events at this RFC 3339 time");
+  simulate_cmd->add_option("--format,-f", simulate.format, "yaml, json, jsonl (one object per entry) or table (summaries)")
+      ->check(CLI::IsMember({"yaml", "json", "jsonl", "table"}));
+  AddOutput(simulate_cmd, &simulate.output);
+  simulate_cmd->add_option("--plot", simulate.plot, "Also draw pool usage over time and each policy's waits as an SVG file");
+  simulate_cmd->footer(
+      "Example: rescfg simulate --config resources.yaml --trace week.jsonl --format table --plot week.svg\n"
+      "Exit: 0 every entry simulated; 1 some entry rejected (the output is still complete);\n"
+      "2 unusable input or state (then nothing is written to -o or --plot).");
+  simulate_cmd->callback([&] { exit_code = RunSimulate(simulate); });
+
   DiffOptions diff;
   auto* diff_cmd = app.add_subcommand("diff", "Semantic diff of two configurations, or of one against the provisioned state");
   diff_cmd->add_option("FILE", diff.files, "OLD NEW, or NEW together with --state")->required()->expected(1, 2);
@@ -192,6 +213,12 @@ int main(int argc, char** argv) {
   diff_cmd->add_option("--format,-f", diff.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   AddJobsSource(diff_cmd, &diff.jobs, false);
   diff_cmd->add_option("--lock-timeout", diff.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
+  diff_cmd->add_option("--trace,-t", diff.trace.file,
+                       "Simulate this trace against both configurations and compare each policy's waits and GPU-hours");
+  diff_cmd->add_option("--trace-format", diff.trace.format, "Force the trace format instead of using the extension")
+      ->check(CLI::IsMember({"yaml", "jsonl"}));
+  diff_cmd->add_option("--start", diff.start, "With --trace: start the clock at this RFC 3339 time");
+  diff_cmd->add_option("--until", diff.until, "With --trace: stop after the events at this RFC 3339 time");
   AddOutput(diff_cmd, &diff.output);
   diff_cmd->footer("Example: rescfg diff <(git show HEAD~1:resources.yaml) resources.yaml\nExit: 0 same; 1 different; 2 unusable input or state.");
   diff_cmd->callback([&] {

@@ -21,7 +21,8 @@ bool SameEntry(const rescfg::JobEntry& a, const rescfg::JobEntry& b) {
   if (a.entry != b.entry || !SameMark(a.mark, b.mark) || a.invalid != b.invalid || a.id != b.id ||
       a.policy != b.policy || a.profile != b.profile || a.queue != b.queue || a.state != b.state ||
       a.pool != b.pool || a.resources != b.resources || a.enqueued != b.enqueued ||
-      a.params.size() != b.params.size()) {
+      a.submitted != b.submitted || a.duration != b.duration || a.submitted_style != b.submitted_style ||
+      a.duration_style != b.duration_style || a.params.size() != b.params.size()) {
     return false;
   }
   for (size_t i = 0; i < a.params.size(); ++i) {

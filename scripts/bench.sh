@@ -11,13 +11,20 @@
 #   2. YAML: `schedule` on the YAML file against yaml-cpp's YAML::LoadFile;
 #   3. reservations: none / some / heavy at COMPARE_SIZE queued jobs;
 #   4. ClearML: the same scenario as a tasks.get_all response (with its
-#      queues and workers files) against its JSON Lines twin, same decisions.
+#      queues and workers files) against its JSON Lines twin, same decisions;
+#   5. simulation: `rescfg simulate` on generated traces (arrivals in waves at
+#      SIM_LOAD percent of what the pools serve, heavy-tailed durations) next
+#      to `rescfg schedule` on the same file read as one snapshot, measured in
+#      the same run, and how time grows with the jobs.
 # Environment: POLICIES (1000), RESERVATIONS for tables 1-2 (none|some|heavy,
 # default none), COMPARE_SIZE (10000), COMPARE_POLICIES (1000), RUNS (best of,
 # 3), TIMEOUT per run in seconds (600), YAML_MAX (largest size also run as
 # YAML, 1000000), CLEARML_MAX (largest size also run as ClearML, 1000000),
 # CLEARML_RUNNING (running tasks per 100 queued in table 4, 5: a running task
-# holds its profile's allotment), KEEP=1 keeps the generated files, SEED (1).
+# holds its profile's allotment), KEEP=1 keeps the generated files, SEED (1);
+# SECTIONS (which tables: "schedule yaml reservations clearml simulate"),
+# SIM_SIZES (10000 100000 1000000), SIM_RESERVATIONS (some), SIM_LOAD (120),
+# SIM_RUNNING (running entries per 100 queued, 5).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,6 +40,12 @@ YAML_MAX=${YAML_MAX:-1000000}
 SEED=${SEED:-1}
 CLEARML_MAX=${CLEARML_MAX:-1000000}
 CLEARML_RUNNING=${CLEARML_RUNNING:-5}
+SECTIONS=${SECTIONS:-schedule yaml reservations clearml simulate}
+read -r -a SIM_SIZES <<< "${SIM_SIZES:-10000 100000 1000000}"
+SIM_RESERVATIONS=${SIM_RESERVATIONS:-some}
+SIM_LOAD=${SIM_LOAD:-120}
+SIM_RUNNING=${SIM_RUNNING:-5}
+section() { [[ " $SECTIONS " == *" $1 "* ]]; }
 
 [ -x /usr/bin/time ] || { echo "bench.sh: /usr/bin/time is missing (Debian package 'time')" >&2; exit 2; }
 
@@ -46,22 +59,23 @@ data=$(mktemp -d "${TMPDIR:-/tmp}/rescfg-bench.XXXXXX")
 if [ "${KEEP:-0}" = 1 ]; then echo "data in $data" >&2; else trap 'rm -rf "$data"' EXIT; fi
 
 # measure CMD... -> "SECONDS PEAK_KB" (best time of RUNS, largest RSS);
-# "timeout -" when a run exceeds TIMEOUT seconds.
+# "timeout -" when a run exceeds TIMEOUT seconds. The user CPU seconds of the
+# fastest run go to $data/user (steadier than wall time on a shared machine).
 measure() {
-  local best="" peak=0 i start end kb rc
+  local best="" peak=0 i start end kb rc user
   for ((i = 0; i < RUNS; i++)); do
     start=$(date +%s%N)
     rc=0
-    timeout "$TIMEOUT" /usr/bin/time -f '%M' -o "$data/time.out" "$@" >/dev/null 2>"$data/stderr" || rc=$?
+    timeout "$TIMEOUT" /usr/bin/time -f '%U %M' -o "$data/time.out" "$@" >/dev/null 2>"$data/stderr" || rc=$?
     end=$(date +%s%N)
     # schedule exits 1 when it rejected entries: still a complete run.
     if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
       if [ "$rc" -eq 124 ]; then echo "timeout 0"; return; fi
       echo "bench.sh: failed ($rc): $*" >&2; cat "$data/stderr" >&2; exit 1
     fi
-    kb=$(tail -n 1 "$data/time.out")
+    read -r user kb < <(tail -n 1 "$data/time.out")
     local t=$(( (end - start) / 1000000 ))
-    if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+    if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; echo "$user" > "$data/user"; fi
     if [ "$kb" -gt "$peak" ]; then peak=$kb; fi
   done
   awk -v ms="$best" -v kb="$peak" 'BEGIN { printf "%.3f %d\n", ms / 1000, kb }'
@@ -79,12 +93,25 @@ schedule() {  # DIR FILE
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "timeout" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { if (t == "timeout" || t == 0) print "-"; else printf "%.0f", n / t }'; }
+# growth TIMES SIZES...: how time grows between consecutive sizes (TIMES: an associative array's name).
+growth() {
+  local -n times=$1
+  shift
+  local prev="" n
+  for n in "$@"; do
+    if [ -n "$prev" ]; then
+      printf '  %s -> %s queued (x%s jobs): x%s time\n' "$prev" "$n" "$(ratio "$n" "$prev")" "$(ratio "${times[$n]}" "${times[$prev]}")"
+    fi
+    prev=$n
+  done
+}
 
+declare -A e2e
+if section schedule; then
 echo "rescfg schedule --format jsonl -o /dev/null; $POLICIES policies, reservations: $RESERVATIONS; best of $RUNS"
 echo
 echo "JSON Lines"
 printf '%10s %10s %9s %9s %12s %9s %8s %9s %8s\n' queued entries size_MB time_s entries/s RSS_MB RSS/size floor_s x_floor
-declare -A e2e
 for n in "${sizes[@]}"; do
   dir="$data/$n"
   generate "$dir" "$n" "$RESERVATIONS" "$POLICIES"
@@ -98,28 +125,27 @@ for n in "${sizes[@]}"; do
 done
 echo
 echo "Growth (time ratio between consecutive sizes)"
-prev=""
-for n in "${sizes[@]}"; do
-  if [ -n "$prev" ]; then
-    printf '  %s -> %s queued (x%s jobs): x%s time\n' "$prev" "$n" "$(ratio "$n" "$prev")" "$(ratio "${e2e[$n]}" "${e2e[$prev]}")"
-  fi
-  prev=$n
-done
-
+growth e2e "${sizes[@]}"
 echo
+fi
+
+if section yaml; then
 echo "YAML (schedule on jobs.yaml vs yaml-cpp YAML::LoadFile on the same file)"
 printf '%10s %9s %9s %9s %8s %10s %10s %8s\n' queued size_MB time_s RSS_MB RSS/size loadfile_s loadfile_MB speedup
 for n in "${sizes[@]}"; do
   [ "$n" -le "$YAML_MAX" ] || continue
   dir="$data/$n"
+  [ -f "$dir/jobs.yaml" ] || generate "$dir" "$n" "$RESERVATIONS" "$POLICIES"
   bytes=$(stat -c %s "$dir/jobs.yaml")
   read -r t kb < <(schedule "$dir" jobs.yaml)
   read -r lt lkb < <(measure "$build/bench/rescfg-yamlcpp-floor" "$dir/jobs.yaml")
   printf '%10s %9s %9s %9s %8s %10s %10s %8s\n' "$n" "$(mb "$bytes")" "$t" "$(mb $((kb * 1024)))" \
     "$(ratio $((kb * 1024)) "$bytes")" "$lt" "$(mb $((lkb * 1024)))" "$(ratio "$lt" "$t")"
 done
-
 echo
+fi
+
+if section reservations; then
 echo "Reservations ($COMPARE_SIZE queued, $COMPARE_POLICIES policies, JSON Lines)"
 printf '%8s %9s %9s %9s\n' mode time_s RSS_MB x_none
 none_t=""
@@ -132,6 +158,9 @@ for mode in none some heavy; do
 done
 
 echo
+fi
+
+if section clearml; then
 echo "ClearML ($CLEARML_RUNNING running per 100 queued; tasks.get_all + queues.get_all + workers.get_all"
 echo "against the same jobs as JSON Lines; same: identical decisions)"
 printf '%10s %10s %9s %9s %9s %9s %9s %9s %8s %5s\n' queued entries tasks_MB twin_MB clearml_s RSS_MB twin_s RSS_MB x_twin same
@@ -152,3 +181,33 @@ for n in "${sizes[@]}"; do
     "$(mb $((kb * 1024)))" "$tt" "$(mb $((tkb * 1024)))" "$(ratio "$t" "$tt")" "$same"
   [ "${KEEP:-0}" = 1 ] || rm -rf "$dir"
 done
+echo
+fi
+
+if section simulate; then
+echo "Simulation: rescfg simulate --trace trace.jsonl against rescfg schedule --jobs trace.jsonl (the same file as one"
+echo "snapshot); $POLICIES policies, reservations: $SIM_RESERVATIONS, arrivals at $SIM_LOAD% of capacity; best of $RUNS"
+printf '%10s %9s %9s %10s %8s %9s %8s %11s %8s %9s %10s\n' queued size_MB events simulate_s user_s RSS_MB RSS/size \
+  schedule_s user_s x_schedule x_user
+declare -A sim sim_user
+for n in "${SIM_SIZES[@]}"; do
+  dir="$data/trace-$n"
+  mkdir -p "$dir"
+  "$gen" --queued "$n" --reservations "$SIM_RESERVATIONS" --policies "$POLICIES" --seed "$SEED" \
+    --trace "$SIM_LOAD" --running-per-100 "$SIM_RUNNING" --formats jsonl --out "$dir"
+  bytes=$(stat -c %s "$dir/trace.jsonl")
+  read -r t kb < <(measure "$rescfg" -v simulate --config "$dir/config.yaml" --trace "$dir/trace.jsonl" --format jsonl -o /dev/null)
+  events=$(sed -n 's/^rescfg: info: \([0-9]*\) events:.*/\1/p' "$data/stderr")
+  u=$(cat "$data/user")
+  read -r st _ < <(measure "$rescfg" schedule --config "$dir/config.yaml" --jobs "$dir/trace.jsonl" --format jsonl -o /dev/null)
+  su=$(cat "$data/user")
+  sim[$n]=$t
+  sim_user[$n]=$u
+  printf '%10s %9s %9s %10s %8s %9s %8s %11s %8s %9s %10s\n' "$n" "$(mb "$bytes")" "$events" "$t" "$u" "$(mb $((kb * 1024)))" \
+    "$(ratio $((kb * 1024)) "$bytes")" "$st" "$su" "$(ratio "$t" "$st")" "$(ratio "$u" "$su")"
+done
+echo
+echo "Growth (simulate time ratio between consecutive sizes: wall, then user CPU)"
+growth sim "${SIM_SIZES[@]}"
+growth sim_user "${SIM_SIZES[@]}"
+fi

@@ -6,7 +6,7 @@ PACKAGES="cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
   libcli11-dev libyaml-cpp-dev libspdlog-dev libfmt-dev libsimdjson-dev
   libgtest-dev librapidcheck-dev libbenchmark-dev
   python3 python3-jsonschema python3-yaml mandoc jq git time curl
-  graphviz fish zsh"
+  graphviz fish zsh librsvg2-bin"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -25,11 +25,10 @@ Measured Schedule(bench::ReservationMode mode) {
   options.policies = 100;
   options.reservations = mode;
   bench::Scenario s = bench::GenerateScenario(options);
-  LoadedConfig loaded = LoadConfigText(bench::ConfigYaml(s), "config.yaml");
-  EXPECT_TRUE(loaded.config.has_value());
-  if (!loaded.config) return {};
-  Config config = *loaded.config;
-  ApplyDefaults(config);
+  std::optional<Config> loaded = bench::LoadScenarioConfig(s);
+  EXPECT_TRUE(loaded.has_value());
+  if (!loaded) return {};
+  Config config = *loaded;
   ResolvedJobs resolved = ResolveJobs(config, bench::JobEntries(s).entries);
   resolved.input.config = &config;
   Measured m;

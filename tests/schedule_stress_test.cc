@@ -21,163 +21,20 @@
 #include "schedule/problem.h"
 #include "schedule/reservations.h"
 #include "support/generators.h"
+#include "support/shaped_scenarios.h"
 #include "support/reference_scheduler.h"
 
 namespace rescfg {
 namespace {
 
+using testing::Draw;
+using testing::GenShaped;
 using testing::Scenario;
+using testing::Shape;
 
 using testing::OneOf;
 using testing::Q;
 using testing::Shuffled;
-
-/// A value drawn at full size (rapidcheck scales inRange by the size).
-template <typename T>
-T Draw(rc::Gen<T> gen) {
-  return *rc::gen::resize(100, std::move(gen));
-}
-
-/// What a shape draws from.
-struct Shape {
-  int pools_min = 1, pools_max = 2;
-  int policies_min = 4, policies_max = 8;
-  int profiles_max = 3;
-  int jobs_min = 10, jobs_max = 30;
-  int dynamic_in_4 = 3;  ///< chance (of 4) that a profile is dynamic
-  int strict_in_4 = 1;   ///< chance (of 4) that a profile is StrictFIFO
-  int borrower_in_4 = 1; ///< chance (of 4) that a policy reserves nothing
-  int limit_in_4 = 2;    ///< chance (of 4) that a policy has a limit
-  bool limit_below_reserved = false;  ///< allow reserved > limit (kept by the pass as min)
-  bool honourable = true;             ///< drop reservations until all can be honoured
-  int holdings_max = 3;
-  bool holdings_overfill = false;     ///< running jobs may hold more than a pool
-  bool exact_fit = false;             ///< running jobs leave a pool with exactly some job's need free
-  std::vector<const char*> pool_sizes{"1", "2", "3", "4"};
-  std::vector<const char*> allotments{"1/2", "1", "2"};
-  std::vector<const char*> needs{"1/2", "1", "1", "2", "3"};
-  std::vector<const char*> reserved{"1/2", "1", "2", "3"};
-  std::vector<const char*> limits{"1", "2", "3", "4", "7/2"};
-  std::vector<const char*> held{"1/2", "1", "2", "3"};
-};
-
-/// Drawn at full size: rapidcheck scales inRange by the size, which would
-/// make early cases all-borrower single-pool ones (the small shapes are the
-/// general generator's job).
-rc::Gen<Scenario> GenShaped(Shape shape) {
-  return rc::gen::resize(100, rc::gen::exec([shape] {
-    auto config = std::make_shared<Config>();
-    Config& c = *config;
-    c.enabled = true;
-    int pools = *rc::gen::inRange(shape.pools_min, shape.pools_max + 1);
-    int profiles = *rc::gen::inRange(1, shape.profiles_max + 1);
-    int policies = *rc::gen::inRange(shape.policies_min, shape.policies_max + 1);
-    for (int x = 0; x < pools; ++x) {
-      Pool pool;
-      pool.name = "pool-" + std::to_string(x);
-      pool.resources = *OneOf(shape.pool_sizes);
-      c.pools.push_back(pool);
-    }
-    for (int r = 0; r < profiles; ++r) {
-      Profile profile;
-      profile.name = "profile-" + std::to_string(r);
-      profile.allotment = *OneOf(shape.allotments);
-      if (*rc::gen::inRange(0, 4) < shape.dynamic_in_4) profile.dynamic_parameter = "runtime.gpus";
-      if (*rc::gen::inRange(0, 4) < shape.strict_in_4) profile.queueing = Queueing::kStrictFIFO;
-      std::vector<int> order;
-      for (int x = 0; x < pools; ++x) order.push_back(x);
-      order = Shuffled(order);
-      int count = *rc::gen::inRange(1, pools + 1);
-      Quantity largest;
-      for (int i = 0; i < count; ++i) {
-        profile.links.push_back(LinkTo(c.pools[order[i]].name, "link-" + std::to_string(i)));
-        largest = std::max(largest, c.pools[order[i]].resources);
-      }
-      if (!profile.dynamic_parameter && profile.allotment > largest) profile.allotment = largest;
-      c.profiles.push_back(profile);
-    }
-    for (int p = 0; p < policies; ++p) {
-      Policy policy;
-      policy.name = "policy-" + std::to_string(p);
-      std::vector<int> order;
-      for (int r = 0; r < profiles; ++r) order.push_back(r);
-      order = Shuffled(order);
-      int count = *rc::gen::inRange(1, profiles + 1);
-      for (int i = 0; i < count; ++i) policy.profiles.push_back({c.profiles[order[i]].name, std::nullopt, {}, {}, {}});
-      if (*rc::gen::inRange(0, 4) >= shape.borrower_in_4) policy.reserved = *OneOf(shape.reserved);
-      if (*rc::gen::inRange(0, 4) < shape.limit_in_4) {
-        Quantity limit = *OneOf(shape.limits);
-        if (shape.limit_below_reserved || limit >= policy.reserved) policy.limit = limit;
-      }
-      c.policies.push_back(policy);
-    }
-    if (shape.honourable) {
-      for (size_t p = c.policies.size(); !testing::ReservationsHonourable(c) && p > 0; --p) c.policies[p - 1].reserved = {};
-    }
-    ApplyDefaults(c);
-    for (auto& pool : c.pools) pool.execution_priority = Shuffled(*pool.execution_priority);
-    for (auto& profile : c.profiles) profile.policy_priority = Shuffled(*profile.policy_priority);
-    if (*rc::gen::arbitrary<bool>()) {
-      // Policies that reserve nothing first: they place while the reserving
-      // ones still wait, so rule 3 has outstanding reservations to protect.
-      for (auto& profile : c.profiles) {
-        std::stable_partition(profile.policy_priority->begin(), profile.policy_priority->end(), [&](const NameRef& r) {
-          return c.FindPolicy(r.name)->reserved.is_zero();
-        });
-      }
-    }
-
-    Scenario s;
-    s.config = config;
-    int queued = *rc::gen::inRange(shape.jobs_min, shape.jobs_max + 1);
-    std::vector<uint32_t> order;
-    for (int k = 0; k < queued; ++k) order.push_back(static_cast<uint32_t>(k));
-    if (*rc::gen::arbitrary<bool>()) order = Shuffled(order);
-    for (int k = 0; k < queued; ++k) {
-      uint32_t p = static_cast<uint32_t>(*rc::gen::inRange(0, policies));
-      const auto& entry = c.policies[p].profiles[*rc::gen::inRange<size_t>(0, c.policies[p].profiles.size())];
-      uint32_t r = 0;
-      while (c.profiles[r].name != entry.profile) ++r;
-      QueuedJob job;
-      job.policy = p;
-      job.profile = r;
-      job.need = c.profiles[r].dynamic_parameter ? *OneOf(shape.needs) : c.profiles[r].allotment;
-      job.queue_order = order[k];
-      job.position = static_cast<uint32_t>(k);
-      s.queued.push_back(job);
-    }
-    int running = *rc::gen::inRange(0, shape.holdings_max + 1);
-    for (int k = 0; k < running; ++k) {
-      Holding h;
-      h.pool = static_cast<uint32_t>(*rc::gen::inRange(0, pools));
-      if (*rc::gen::inRange(0, 4) != 0) h.policy = static_cast<uint32_t>(*rc::gen::inRange(0, policies));
-      h.amount = *OneOf(shape.held);
-      if (shape.holdings_overfill && *rc::gen::inRange(0, 3) == 0) h.amount = c.pools[h.pool].resources + h.amount;
-      s.holdings.push_back(h);
-    }
-    if (shape.exact_fit && !s.queued.empty()) {
-      // Leave some pool with exactly some queued job's need free.
-      const QueuedJob& j = s.queued[*rc::gen::inRange<size_t>(0, s.queued.size())];
-      const Profile& profile = c.profiles[j.profile];
-      const std::string& name = profile.links[*rc::gen::inRange<size_t>(0, profile.links.size())].pool;
-      uint32_t x = 0;
-      while (c.pools[x].name != name) ++x;
-      Quantity held;
-      for (const Holding& h : s.holdings) {
-        if (h.pool == x) held += h.amount;
-      }
-      Quantity free = Quantity::SaturatingSub(c.pools[x].resources, held);
-      if (free > j.need) {
-        Holding h;
-        h.pool = x;
-        if (*rc::gen::arbitrary<bool>()) h.policy = static_cast<uint32_t>(*rc::gen::inRange(0, policies));
-        h.amount = free - j.need;
-        s.holdings.push_back(h);
-      }
-    }
-    return s;
-  }));
-}
 
 using testing::Describe;
 

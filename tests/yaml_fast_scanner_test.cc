@@ -97,7 +97,9 @@ std::string Show(const LoadedJobs& jobs) {
     os << "entry " << e.entry << " " << Show(e.mark) << " invalid=" << e.invalid << " id=" << opt(e.id)
        << " policy=" << opt(e.policy) << " profile=" << opt(e.profile) << " queue=" << opt(e.queue)
        << " state=" << opt(e.state) << " pool=" << opt(e.pool) << " resources=" << opt(e.resources)
-       << " enqueued=" << opt(e.enqueued);
+       << " enqueued=" << opt(e.enqueued) << " submitted=" << opt(e.submitted) << "/"
+       << static_cast<int>(e.submitted_style) << " duration=" << opt(e.duration) << "/"
+       << static_cast<int>(e.duration_style);
     for (const auto& p : e.params) os << " param " << p.path << "=" << opt(p.text);
     os << "\n";
   }
@@ -348,7 +350,8 @@ std::string Key() {
       {{4, "id"}, {3, "policy"}, {3, "profile"}, {1, "queue"}, {2, "state"}, {1, "pool"}, {1, "resources"},
        {2, "enqueued"}, {3, "params"}, {1, "owner"}, {1, "tags"}, {1, "\"id\""}, {1, "'policy'"}, {1, "<<"},
        {1, "a b"}, {1, "x:y"}, {1, "~"}, {1, "-k"}, {1, "id "}, {1, "runtime"}, {1, "hyperparams"},
-       {1, "configuration"}, {1, "gpus_request"}, {1, "Args"}, {1, "cost"}, {1, "runtime.gpus_request"}});
+       {1, "configuration"}, {1, "gpus_request"}, {1, "Args"}, {1, "cost"}, {1, "runtime.gpus_request"},
+       {2, "submitted"}, {2, "duration"}});
 }
 
 /// A block mapping at `indent`; `first_inline` when its first key follows

@@ -31,6 +31,15 @@ struct TaskWorker {
   std::vector<TextRef> queues; ///< the queues it serves
 };
 
+/// How a scalar field was written (the trace fields of SPEC §8 care: a
+/// duration must be a number, not a string).
+enum class ScalarStyle : uint8_t {
+  kAbsent,     ///< not given (or null)
+  kPlain,      ///< a plain YAML scalar or a JSON number
+  kQuoted,     ///< a quoted YAML scalar or a JSON string
+  kNotScalar,  ///< a mapping, a list, or a JSON boolean: no text kept
+};
+
 struct JobEntry {
   size_t entry = 0;  ///< 1-based position among the file's entries (blank JSONL lines not counted)
   Mark mark;         ///< where the entry starts
@@ -55,6 +64,11 @@ struct JobEntry {
   bool enqueued_mistyped = false;
   bool clearml_task = false;    ///< read from a ClearML snapshot: its pool comes from its queue or worker
   bool queue_from_id = false;   ///< ClearML: `queue` is an ID no queues file lists, taken as a name
+  // Trace fields (SPEC §8); other commands ignore them, whatever they hold.
+  TextRef submitted;  ///< scalar text of `submitted`
+  TextRef duration;   ///< scalar text of `duration`, a number's exactly as written
+  ScalarStyle submitted_style = ScalarStyle::kAbsent;
+  ScalarStyle duration_style = ScalarStyle::kAbsent;
 };
 
 /// What the entries' text points into: the file as read (JSON Lines strings

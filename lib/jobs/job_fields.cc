@@ -21,8 +21,14 @@ JobField JobFieldOf(std::string_view key) {
       if (key == "params") return JobField::kParams;
       break;
     case 7: if (key == "profile") return JobField::kProfile; break;
-    case 8: if (key == "enqueued") return JobField::kEnqueued; break;
-    case 9: if (key == "resources") return JobField::kResources; break;
+    case 8:
+      if (key == "enqueued") return JobField::kEnqueued;
+      if (key == "duration") return JobField::kDuration;
+      break;
+    case 9:
+      if (key == "resources") return JobField::kResources;
+      if (key == "submitted") return JobField::kSubmitted;
+      break;
     default: break;
   }
   return JobField::kOther;
@@ -38,9 +44,17 @@ TextRef* FieldSlot(JobEntry* e, JobField field) {
     case JobField::kPool: return &e->pool;
     case JobField::kResources: return &e->resources;
     case JobField::kEnqueued: return &e->enqueued;
+    case JobField::kSubmitted: return &e->submitted;
+    case JobField::kDuration: return &e->duration;
     case JobField::kParams:
     case JobField::kOther: break;
   }
+  return nullptr;
+}
+
+ScalarStyle* StyleSlot(JobEntry* e, JobField field) {
+  if (field == JobField::kSubmitted) return &e->submitted_style;
+  if (field == JobField::kDuration) return &e->duration_style;
   return nullptr;
 }
 

@@ -19,6 +19,7 @@ enum class JobField : uint8_t {
   kResources,                                     // number or string
   kEnqueued,                                      // string
   kParams,                                        // mapping
+  kSubmitted, kDuration,                          // trace fields: any value, its style kept
   kOther,                                         // ignored
 };
 
@@ -26,6 +27,13 @@ JobField JobFieldOf(std::string_view key);
 
 /// The member holding a scalar field; nullptr for kParams and kOther.
 TextRef* FieldSlot(JobEntry* entry, JobField field);
+
+/// Trace fields are never mistyped for the reader: any value is kept with
+/// its style (a non-scalar as kNotScalar, without text), and the simulation
+/// judges it.
+inline bool IsTraceField(JobField field) { return field == JobField::kSubmitted || field == JobField::kDuration; }
+/// The style member of a trace field.
+ScalarStyle* StyleSlot(JobEntry* entry, JobField field);
 
 /// "field 'policy' must be a string" and the like; `mapping` names the
 /// mapping type in the file's own terms ("a mapping", "an object").

@@ -29,6 +29,8 @@ class JsonLinesReader {
  private:
   error_code ReadJob(od::object object, JobEntry* entry);
   error_code ReadField(std::string_view key, od::value value, JobEntry* entry);
+  /// `submitted` or `duration`: a string or a number's text with its style.
+  error_code ReadTraceField(JobField field, od::json_type type, od::value value, JobEntry* entry);
 
   const ParamQuery& query_;
   ParamCapture capture_;
@@ -39,6 +41,24 @@ class JsonLinesReader {
   KeyTypos typos_;
 };
 
+error_code JsonLinesReader::ReadTraceField(JobField field, od::json_type type, od::value value, JobEntry* entry) {
+  std::string_view text;
+  if (type == od::json_type::string) {
+    if (auto error = json::StableString(value, in_place_, arena_, &text)) return error;
+    *FieldSlot(entry, field) = text;
+    *StyleSlot(entry, field) = ScalarStyle::kQuoted;
+    return simdjson::SUCCESS;
+  }
+  if (type == od::json_type::number) {
+    if (auto error = NumberText(value, &text)) return error;
+    *FieldSlot(entry, field) = in_place_ ? text : arena_->Keep(text);
+    *StyleSlot(entry, field) = ScalarStyle::kPlain;
+    return simdjson::SUCCESS;
+  }
+  *StyleSlot(entry, field) = ScalarStyle::kNotScalar;
+  return Skip(value, 1);
+}
+
 error_code JsonLinesReader::ReadField(std::string_view key, od::value value, JobEntry* entry) {
   const JobField field = JobFieldOf(key);
   if (field == JobField::kOther) {
@@ -48,6 +68,7 @@ error_code JsonLinesReader::ReadField(std::string_view key, od::value value, Job
   od::json_type type;
   if (auto error = value.type().get(type)) return error;
   if (type == od::json_type::null) return Skip(value, 1);  // null counts as absent
+  if (IsTraceField(field)) return ReadTraceField(field, type, value, entry);
   if (field == JobField::kParams) {
     if (type == od::json_type::object) return json::ReadParam(value, query_, capture_, ParamQuery::kParams, entry, 1);
   } else if (type == od::json_type::string) {

@@ -23,6 +23,7 @@ struct Event {
   Mark mark;              ///< 1-based, where yaml-cpp puts it
   size_t anchor;          ///< kAlias: the anchor it refers to
   std::string_view text;  ///< kScalar: the value; kBadAlias: why (valid during Handle only)
+  bool quoted = false;    ///< kScalar: written quoted (or with a tag), so a string, never a number
 };
 
 /// Receives events in document order.

@@ -82,6 +82,11 @@ class Scanner {
   void EmitScalar(Mark mark, std::string_view text, bool plain) {
     Emit(plain && IsNullText(text) ? Ev::kNull : Ev::kScalar, mark, text);
   }
+  void EmitQuoted(Mark mark, std::string_view text) {
+    Event ev(Ev::kScalar, mark, 0, text);
+    ev.quoted = true;
+    sink_->Handle(ev);
+  }
 
   void SkipSpaces() {
     while (p_ < end_ && *p_ == ' ') ++p_;
@@ -281,7 +286,7 @@ class Scanner {
       SkipSpaces();
       if (Cur() != ':' || (At(p_ + 1) != ' ' && At(p_ + 1) != '\n')) throw Unsupported{};
       if (p_ - start > kMaxKeyLength) throw Unsupported{};
-      Emit(Ev::kScalar, mark, text);
+      EmitQuoted(mark, text);
     } else {
       if (!PlainStart(c, At(p_ + 1))) throw Unsupported{};
       bool key = false;
@@ -302,7 +307,7 @@ class Scanner {
     } else if (c == '[') {
       FlowSeq();
     } else if (c == '"' || c == '\'') {
-      Emit(Ev::kScalar, mark, QuotedText());
+      EmitQuoted(mark, QuotedText());
     } else {
       if (!PlainStart(c, At(p_ + 1))) throw Unsupported{};
       const char* start = p_;
@@ -406,7 +411,7 @@ class Scanner {
     } else if (c == '[') {
       FlowSeq();
     } else if (c == '"' || c == '\'') {
-      Emit(Ev::kScalar, mark, QuotedText());
+      EmitQuoted(mark, QuotedText());
     } else {
       EmitScalar(mark, PlainFlow(), true);
     }

@@ -284,6 +284,13 @@ void JobListBuilder::JobNode(State& top, const Event& ev) {
   }
   if (ev.type == Ev::kBadAlias) {
     AddEntryProblem(std::string(ev.text));
+  } else if (IsTraceField(field)) {
+    if (ev.type == Ev::kScalar) {
+      *FieldSlot(&job_, field) = JobsArena(out_).Keep(ev.text);
+      *StyleSlot(&job_, field) = ev.quoted ? ScalarStyle::kQuoted : ScalarStyle::kPlain;
+    } else {
+      *StyleSlot(&job_, field) = ScalarStyle::kNotScalar;
+    }
   } else if (field == JobField::kParams && ev.type == Ev::kMapStart) {
     capture_.Set(ParamQuery::kParams, ParamCapture::Kind::kMap);
     if (query_.HasChildren(ParamQuery::kParams)) {
@@ -398,9 +405,11 @@ class AliasExpander : public YAML::EventHandler {
   void OnAlias(const YAML::Mark& m, YAML::anchor_t a) override {
     Raw(Event(Ev::kAlias, ToMark(m), a), YAML::NullAnchor);
   }
-  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t a,
+  void OnScalar(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a,
                 const std::string& value) override {
-    Raw(Event(Ev::kScalar, ToMark(m), 0, value), a);
+    Event ev(Ev::kScalar, ToMark(m), 0, value);
+    ev.quoted = tag != "?";  // yaml-cpp tags plain scalars "?", quoted ones "!"
+    Raw(ev, a);
   }
   void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t a,
                        YAML::EmitterStyle::value) override {
@@ -419,6 +428,7 @@ class AliasExpander : public YAML::EventHandler {
     Mark mark;
     size_t anchor;
     size_t text_begin, text_size;
+    bool quoted;
   };
   struct Anchor {
     size_t begin = 0, end = 0;  ///< its events in log_
@@ -474,7 +484,7 @@ void AliasExpander::Raw(const Event& ev, YAML::anchor_t anchor) {
 void AliasExpander::Log(const Event& ev) {
   uint64_t cost = 1;
   if (ev.type == Ev::kAlias && Replayable(ev.anchor, log_.size())) cost = anchors_[ev.anchor].cost;
-  log_.push_back({ev.type, ev.mark, ev.anchor, texts_.size(), ev.text.size()});
+  log_.push_back({ev.type, ev.mark, ev.anchor, texts_.size(), ev.text.size(), ev.quoted});
   texts_.append(ev.text);
   cost_sum_.push_back(std::min(cost_sum_.back() + cost, uint64_t(1) << 62));
 }
@@ -511,6 +521,7 @@ void AliasExpander::Expand(const Event& alias) {
     const size_t index = at++;
     const Logged& l = log_[index];
     Event ev(l.type, alias.mark, l.anchor, std::string_view(texts_).substr(l.text_begin, l.text_size));
+    ev.quoted = l.quoted;
     if (ev.type != Ev::kAlias) {
       builder_->Handle(ev);
     } else if (builder_->Skipping()) {

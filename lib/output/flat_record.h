@@ -53,6 +53,16 @@ class FlatRecord {
   }
   FlatRecord& Add(std::string_view key, const std::optional<Quantity>& v) { return v ? Add(key, *v) : Null(key); }
   FlatRecord& Add(std::string_view key, TextRef v) { return v ? Add(key, *v) : Null(key); }
+  /// A number already written out ("12", "0.5"): appended as it is.
+  FlatRecord& Number(std::string_view key, std::string_view text) { Key(key); out_->append(text); return *this; }
+  /// A record nested under `key` (in YAML a flow mapping).
+  template <typename Fill>
+  FlatRecord& Nested(std::string_view key, Fill fill) {
+    Key(key);
+    FlatRecord inner(out_, style_);
+    fill(inner);
+    return *this;
+  }
   void Close() {
     if (out_) out_->push_back('}');
     out_ = nullptr;

@@ -72,6 +72,12 @@ JsonWriter& JsonWriter::Bool(bool value) {
   return *this;
 }
 
+JsonWriter& JsonWriter::Number(std::string_view digits) {
+  BeforeValue();
+  out_ += digits;
+  return *this;
+}
+
 JsonWriter& JsonWriter::Int(int64_t value) {
   BeforeValue();
   out_ += std::to_string(value);

@@ -31,6 +31,8 @@ class JsonWriter {
   JsonWriter& Int(int64_t value);
   /// A number when the amount has a finite decimal form, else "n/d" (SPEC §1).
   JsonWriter& Amount(Quantity value);
+  /// A number already written out ("12", "-0.5"), appended as it is.
+  JsonWriter& Number(std::string_view digits);
 
   /// Shorthands: Key(key) followed by the value.
   JsonWriter& Field(std::string_view key, std::string_view value) { return Key(key).String(value); }

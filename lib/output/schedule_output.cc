@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 
+#include "output/document_writer.h"
 #include "output/flat_record.h"
 #include "output/text_table.h"
 
@@ -81,75 +82,6 @@ void JobLine(FlatRecord& rec, const JobOutcome& j) {
   }
   NameField(rec, j);
 }
-
-/// Writes the document (YAML or JSON) section by section; list items are
-/// one-line records so that line diffs of two schedules read well.
-class DocumentWriter {
- public:
-  explicit DocumentWriter(RecordStyle style) : style_(style) {
-    if (style_ == RecordStyle::kJson) out_ = "{\n";
-  }
-  void Scalar(std::string_view key, std::string_view raw) {
-    Key(key);
-    out_.append(raw);
-  }
-  void String(std::string_view key, std::string_view value) {
-    Key(key);
-    AppendJsonString(&out_, value);
-  }
-  template <typename Fill>
-  void Record(std::string_view key, Fill fill) {
-    Key(key);
-    FlatRecord rec(&out_, style_);
-    fill(rec);
-  }
-  template <typename Items, typename Make>
-  void List(std::string_view key, const Items& items, Make make) {
-    Key(key);
-    if (items.empty()) {
-      out_.append("[]");
-      return;
-    }
-    if (style_ == RecordStyle::kJson) {
-      out_.append("[");
-    } else {
-      out_.pop_back();  // "key:" alone, items below
-    }
-    bool first = true;
-    for (const auto& item : items) {
-      if (style_ == RecordStyle::kJson) {
-        out_.append(first ? "\n    " : ",\n    ");
-      } else {
-        out_.append("\n  - ");
-      }
-      first = false;
-      FlatRecord rec(&out_, style_);
-      make(rec, item);
-    }
-    if (style_ == RecordStyle::kJson) out_.append("\n  ]");
-  }
-  std::string Finish() {
-    out_.append(style_ == RecordStyle::kJson ? "\n}\n" : "\n");
-    return std::move(out_);
-  }
-
- private:
-  void Key(std::string_view key) {
-    if (style_ == RecordStyle::kJson) {
-      out_.append(first_ ? "  " : ",\n  ");
-      AppendJsonString(&out_, key);
-      out_.append(": ");
-    } else {
-      if (!first_) out_.push_back('\n');
-      out_.append(key);
-      out_.append(": ");
-    }
-    first_ = false;
-  }
-  RecordStyle style_;
-  std::string out_;
-  bool first_ = true;
-};
 
 std::string RenderDocument(const ScheduleReport& r, RecordStyle style) {
   DocumentWriter doc(style);

@@ -16,13 +16,16 @@ JobQueue::JobQueue(uint32_t policy, uint32_t profile, bool strict_fifo, std::vec
   }
   std::map<Quantity, std::vector<uint32_t>> by_need;
   for (uint32_t job : jobs) by_need[queued[job].need].push_back(job);
-  for (auto& [need, list] : by_need) groups_.push_back({need, std::move(list), 0});
+  for (auto& [need, list] : by_need) {
+    by_need_.push_back(static_cast<uint32_t>(groups_.size()));
+    groups_.push_back({need, std::move(list), 0});
+  }
 }
 
-void JobQueue::BuildTree(const std::vector<QueuedJob>& queued) {
+void JobQueue::BuildTree(const std::vector<QueuedJob>& queued, size_t leaves) {
   prefix_.assign(jobs_.size() + 1, 0);
   for (size_t i = 0; i < jobs_.size(); ++i) prefix_[i + 1] = prefix_[i] + queued[jobs_[i]].need.ticks();
-  leaves_ = 1;
+  leaves_ = leaves;
   while (leaves_ < jobs_.size()) leaves_ *= 2;
   tree_max_.assign(2 * leaves_, 0);
   tree_min_.assign(2 * leaves_, Ticks(1) << 120);
@@ -51,6 +54,38 @@ void JobQueue::Advance(size_t slot) {
   } else {
     ++groups_[slot].next;
   }
+}
+
+JobQueue::Appended JobQueue::Append(uint32_t job, const std::vector<QueuedJob>& queued) {
+  const Quantity need = queued[job].need;
+  if (strict_) {
+    Appended out{0, false, head_ == jobs_.size()};
+    jobs_.push_back(job);
+    if (jobs_.size() > leaves_) {
+      BuildTree(queued, 2 * leaves_);  // doubling: amortised O(1) per job
+      return out;
+    }
+    prefix_.push_back(prefix_.back() + need.ticks());
+    size_t node = leaves_ + jobs_.size() - 1;
+    tree_max_[node] = tree_min_[node] = need.ticks();
+    for (node /= 2; node >= 1; node /= 2) {
+      tree_max_[node] = std::max(tree_max_[2 * node], tree_max_[2 * node + 1]);
+      tree_min_[node] = std::min(tree_min_[2 * node], tree_min_[2 * node + 1]);
+    }
+    return out;
+  }
+  auto at = std::lower_bound(by_need_.begin(), by_need_.end(), need,
+                             [&](uint32_t g, Quantity n) { return groups_[g].need < n; });
+  if (at != by_need_.end() && groups_[*at].need == need) {
+    NeedGroup& g = groups_[*at];
+    Appended out{*at, false, g.next == g.jobs.size()};
+    g.jobs.push_back(job);
+    return out;
+  }
+  const uint32_t slot = static_cast<uint32_t>(groups_.size());
+  by_need_.insert(at, slot);
+  groups_.push_back({need, {job}, 0});
+  return {slot, true, true};
 }
 
 size_t JobQueue::FirstAbove(size_t from, Quantity room) const {
@@ -92,7 +127,8 @@ ProtectedSummary JobQueue::Protected(Quantity room, const std::vector<QueuedJob>
     return summary;
   }
   Ticks total = 0;
-  for (const NeedGroup& g : groups_) {
+  for (uint32_t index : by_need_) {
+    const NeedGroup& g = groups_[index];
     if (g.need > room) break;
     size_t remaining = g.jobs.size() - g.next;
     if (remaining == 0) continue;
@@ -107,7 +143,10 @@ ProtectedSummary JobQueue::Protected(Quantity room, const std::vector<QueuedJob>
 std::vector<uint32_t> JobQueue::Undecided() const {
   if (strict_) return {jobs_.begin() + static_cast<long>(head_), jobs_.end()};
   std::vector<uint32_t> out;
-  for (const NeedGroup& g : groups_) out.insert(out.end(), g.jobs.begin() + static_cast<long>(g.next), g.jobs.end());
+  for (uint32_t index : by_need_) {
+    const NeedGroup& g = groups_[index];
+    out.insert(out.end(), g.jobs.begin() + static_cast<long>(g.next), g.jobs.end());
+  }
   return out;
 }
 
@@ -127,17 +166,23 @@ std::vector<uint32_t> QueueOrder(const std::vector<QueuedJob>& queued) {
   return order;
 }
 
-std::vector<JobQueue> SplitIntoQueues(const std::vector<QueuedJob>& queued, const std::vector<bool>& strict_fifo,
-                                      const std::function<bool(const QueuedJob&)>& schedulable,
-                                      std::vector<uint32_t>* unschedulable) {
-  // Which queue each job joins, in file order (reads `queued` in sequence);
-  // then each queue's list in queue order, reserved to its size.
+namespace {
+
+/// Splits the jobs visited by `visit` (each once, any order; `visit(f)`
+/// calls f(job)) into queues, each filled in the order of `in_order`.
+template <typename Visit>
+std::vector<JobQueue> Split(const std::vector<QueuedJob>& queued, Visit visit, const std::vector<uint32_t>& in_order,
+                            const std::vector<bool>& strict_fifo,
+                            const std::function<bool(const QueuedJob&)>& schedulable,
+                            std::vector<uint32_t>* unschedulable) {
+  // Which queue each job joins, in visiting order; then each queue's list
+  // in queue order, reserved to its size.
   std::unordered_map<uint64_t, uint32_t> index;
   std::vector<std::pair<uint32_t, uint32_t>> keys;
   std::vector<uint32_t> queue_of(queued.size(), UINT32_MAX), sizes;
-  for (uint32_t job = 0; job < queued.size(); ++job) {
+  visit([&](uint32_t job) {
     const QueuedJob& j = queued[job];
-    if (!schedulable(j)) continue;
+    if (!schedulable(j)) return;
     auto [it, added] = index.emplace((uint64_t(j.policy) << 32) | j.profile, static_cast<uint32_t>(keys.size()));
     if (added) {
       keys.push_back({j.policy, j.profile});
@@ -145,10 +190,10 @@ std::vector<JobQueue> SplitIntoQueues(const std::vector<QueuedJob>& queued, cons
     }
     queue_of[job] = it->second;
     ++sizes[it->second];
-  }
+  });
   std::vector<std::vector<uint32_t>> jobs(keys.size());
   for (size_t q = 0; q < jobs.size(); ++q) jobs[q].reserve(sizes[q]);
-  for (uint32_t job : QueueOrder(queued)) {
+  for (uint32_t job : in_order) {
     if (queue_of[job] == UINT32_MAX) {
       unschedulable->push_back(job);
     } else {
@@ -164,6 +209,28 @@ std::vector<JobQueue> SplitIntoQueues(const std::vector<QueuedJob>& queued, cons
     queues.emplace_back(keys[q].first, keys[q].second, strict_fifo[keys[q].second], std::move(jobs[q]), queued);
   }
   return queues;
+}
+
+}  // namespace
+
+std::vector<JobQueue> SplitIntoQueues(const std::vector<QueuedJob>& queued, const std::vector<bool>& strict_fifo,
+                                      const std::function<bool(const QueuedJob&)>& schedulable,
+                                      std::vector<uint32_t>* unschedulable) {
+  // Visited in file order: reads `queued` in sequence.
+  auto visit = [&](auto f) {
+    for (uint32_t job = 0; job < queued.size(); ++job) f(job);
+  };
+  return Split(queued, visit, QueueOrder(queued), strict_fifo, schedulable, unschedulable);
+}
+
+std::vector<JobQueue> SplitIntoQueues(const std::vector<QueuedJob>& queued, const std::vector<uint32_t>& jobs,
+                                      const std::vector<bool>& strict_fifo,
+                                      const std::function<bool(const QueuedJob&)>& schedulable,
+                                      std::vector<uint32_t>* unschedulable) {
+  auto visit = [&](auto f) {
+    for (uint32_t job : jobs) f(job);
+  };
+  return Split(queued, visit, jobs, strict_fifo, schedulable, unschedulable);
 }
 
 }  // namespace rescfg

@@ -6,6 +6,10 @@
 /// keeps one sub-queue per distinct need, each consumed from its front.
 /// Either way a queue offers a few *candidate slots*, and the protected jobs
 /// of SPEC §4 are summarised without walking the whole queue.
+///
+/// A queue grows at its back (Append): a simulation's arrivals come later
+/// in queue order than every job already queued. A new need in a
+/// BestEffortFIFO queue is a new slot; slot indexes never change.
 
 #include <cstdint>
 #include <functional>
@@ -33,12 +37,23 @@ class JobQueue {
   uint32_t profile() const { return profile_; }
   bool strict_fifo() const { return strict_; }
 
-  /// Number of candidate slots (fixed for the queue's life).
+  /// Number of candidate slots (only Append adds one).
   size_t slot_count() const { return strict_ ? 1 : groups_.size(); }
   /// The job a slot offers now, if any.
   std::optional<uint32_t> SlotJob(size_t slot) const;
   /// Marks the job offered by `slot` as placed.
   void Advance(size_t slot);
+
+  /// What Append changed: the slot the job joined, whether that slot is new
+  /// (slot_count() grew) and whether the job it offers changed (it offered
+  /// none before).
+  struct Appended {
+    size_t slot = 0;
+    bool new_slot = false;
+    bool offered_changed = false;
+  };
+  /// Adds `job` at the back: its queue order must follow every job queued here.
+  Appended Append(uint32_t job, const std::vector<QueuedJob>& queued);
 
   ProtectedSummary Protected(Quantity room, const std::vector<QueuedJob>& queued) const;
 
@@ -54,7 +69,8 @@ class JobQueue {
   /// Index of the first job at or after `from` whose need exceeds `room`.
   size_t FirstAbove(size_t from, Quantity room) const;
   Quantity MinNeed(size_t from, size_t to) const;
-  void BuildTree(const std::vector<QueuedJob>& queued);
+  /// Segment trees over jobs_ with room for at least `leaves` jobs.
+  void BuildTree(const std::vector<QueuedJob>& queued, size_t leaves = 1);
 
   uint32_t policy_, profile_;
   bool strict_;
@@ -66,7 +82,8 @@ class JobQueue {
   std::vector<Ticks> tree_min_;
   size_t leaves_ = 0;
   // BestEffortFIFO
-  std::vector<NeedGroup> groups_;  ///< ascending need
+  std::vector<NeedGroup> groups_;  ///< in order of creation: index = slot
+  std::vector<uint32_t> by_need_;  ///< indexes of groups_, ascending need
 };
 
 /// Indexes of `queued` in queue order. queue_order is normally a rank (a
@@ -77,6 +94,11 @@ std::vector<uint32_t> QueueOrder(const std::vector<QueuedJob>& queued);
 /// by (policy, profile), each in queue order; the others go to
 /// `unschedulable`, in queue order. `strict_fifo`: per profile.
 std::vector<JobQueue> SplitIntoQueues(const std::vector<QueuedJob>& queued, const std::vector<bool>& strict_fifo,
+                                      const std::function<bool(const QueuedJob&)>& schedulable,
+                                      std::vector<uint32_t>* unschedulable);
+/// The same for the jobs `jobs` of `queued` only, given in queue order.
+std::vector<JobQueue> SplitIntoQueues(const std::vector<QueuedJob>& queued, const std::vector<uint32_t>& jobs,
+                                      const std::vector<bool>& strict_fifo,
                                       const std::function<bool(const QueuedJob&)>& schedulable,
                                       std::vector<uint32_t>* unschedulable);
 

@@ -95,6 +95,15 @@ bool ReservationBook::Placed(uint32_t policy, uint32_t pool) {
   return false;
 }
 
+bool ReservationBook::Reopen(const std::vector<uint32_t>& policies, bool capacity_rose) {
+  bool changed = false;
+  for (uint32_t q : policies) changed = Refresh(q) || changed;
+  if (capacity_rose) groups_changed_ = true;
+  if (!changed && !capacity_rose) return false;
+  NewEpoch();
+  return true;
+}
+
 void ReservationBook::Track(const BipartiteFlow& flow) const {
   for (uint32_t x = 0; x < ctx_.pool_count; ++x) {
     Quantity through = Quantity::FromTicks(flow.RightFlow(static_cast<int>(x)));

@@ -43,6 +43,15 @@ class ReservationBook {
   /// a new epoch starts: cached capacities are forgotten.
   bool Placed(uint32_t policy, uint32_t pool);
 
+  /// The state moved on between two passes (finished jobs released what they
+  /// held, jobs joined their queues): refreshes `policies`, those whose
+  /// usage or queues changed, and starts a new epoch (cached capacities are
+  /// forgotten) when an answer may have changed; returns whether it did.
+  /// `capacity_rose`: some pool has more free capacity than before, so a
+  /// policy may now reach a pool it did not (within a pass free capacity
+  /// only falls, and only a loss of reach is looked for).
+  bool Reopen(const std::vector<uint32_t>& policies, bool capacity_rose);
+
   Quantity Need(uint32_t policy) const { return need_[policy]; }
   Quantity TotalNeed() const { return total_need_; }
   /// Whether `policy` has an outstanding reservation it can use now, so

@@ -60,7 +60,7 @@ expect() {  # expect "WANTED LINES" WORD...
   local got; got=$(complete_words "$@")
   [[ $got == "$want" ]] || fail "completing '$*': got [$got], want [$want]"
 }
-expect $'schedule\nstatus' rescfg s
+expect $'schedule\nsimulate\nstatus' rescfg s
 expect $'--verbose\n--version' rescfg --ver
 expect $'json\njsonl' rescfg schedule --format js
 expect $'json\njsonl' rescfg schedule -f js
@@ -89,8 +89,8 @@ if command -v fish > /dev/null; then
     got=$(cd "$tmp" && fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$tmp/rescfg.fish" "$2" | cut -f1 | sort)
     [[ $got == "$1" ]] || fail "fish completing '$2': got [$got], want [$1]"
   }
-  fish_expect $'schedule\nstatus' 'rescfg s'
-  fish_expect $'schedule\nstatus' 'rescfg --color never s'
+  fish_expect $'schedule\nsimulate\nstatus' 'rescfg s'
+  fish_expect $'schedule\nsimulate\nstatus' 'rescfg --color never s'
   fish_expect $'--verbose\n--version' 'rescfg --ver'
   fish_expect $'json\njsonl' 'rescfg schedule --format js'
   fish_expect $'clearml\njson\njsonl\ntable\nyaml' 'rescfg schedule -f '

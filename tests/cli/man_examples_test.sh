@@ -87,6 +87,8 @@ cp resources.yaml current.yaml && cp older.yaml resources.yaml
 git add resources.yaml && git commit -qm older
 cp current.yaml resources.yaml && git commit -qam current
 rm older.yaml current.yaml
+git update-ref refs/remotes/origin/main HEAD~1  # what a pull request is compared with
+cp "$SRC/testdata/simulate/worked-example-trace.jsonl" week.jsonl  # a trace for the simulate examples
 "$RESCFG" provision resources.yaml -m first > /dev/null 2>&1 || fail "provision .rescfg"
 srv=$WORK/srv/rescfg
 mkdir -p "$WORK/srv"
@@ -101,6 +103,7 @@ expected_exit() {
   case $1 in
     *"rescfg diff <(git show HEAD~1:resources.yaml) resources.yaml"*) echo 1 ;;  # different
     *"rescfg diff --state /srv/rescfg resources.yaml"*) echo 1 ;;                # different
+    *"rescfg diff <(git show origin/main:resources.yaml) resources.yaml"*) echo 1 ;;  # different
     *"rescfg fmt --check resources.yaml"*) echo 1 ;;                             # not canonical yet
     *) echo 0 ;;
   esac

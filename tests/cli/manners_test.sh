@@ -22,7 +22,7 @@ expect 2 "$RESCFG" --color never shedule --jobs x
 contains err.txt "unknown command 'shedule' (did you mean 'schedule'?)"
 expect 2 "$RESCFG" frobnicate
 only_errors "frobnicate"
-contains err.txt "unknown command 'frobnicate'; the commands are validate, schedule, diff"
+contains err.txt "unknown command 'frobnicate'; the commands are validate, schedule, simulate, diff"
 expect 2 "$RESCFG"
 only_errors "no command"
 contains err.txt "rescfg: error: a command is required: validate, schedule"

@@ -1,0 +1,65 @@
+#pragma once
+/// The scheduling pass of SPEC §4, kept alive from one event to the next.
+///
+/// `rescfg schedule` runs it once. A simulation (SPEC §8) runs it at every
+/// event, after finished jobs released what they held and new jobs joined
+/// their queues; the pass keeps its queues, candidate slots, reservation
+/// book and answers, and looks again only at what those changes can have
+/// changed. The placements are exactly those of the pass run from scratch
+/// on the state of that event (tests/simulate_properties_test.cc checks it
+/// against the reference scheduler in a loop).
+///
+/// Why that is enough: at the end of a pass no undecided job has a target,
+/// and a job's answer rests only on free capacity in its linked pools, its
+/// own policy's usage and the reservation rule. Between passes free capacity
+/// only rises in the pools where jobs finished, usage only falls for their
+/// policies, and joining jobs queue behind every job already there (their
+/// queue order is later). So the slots to look at again are those of the
+/// policies whose usage fell or that have new jobs, those of a pool with
+/// more room whose need now fits where it did not, and those whose
+/// reservation answers the book cannot vouch for (see incremental_pass.cc).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "config/model.h"
+#include "quantity.h"
+#include "schedule/problem.h"
+
+namespace rescfg {
+
+class IncrementalPass {
+ public:
+  /// `queued` holds every job that may ever join (its indexes are the jobs'
+  /// ids; queue_order a rank over all of them) and must outlive the pass;
+  /// `holdings` is what runs at the outset. The jobs of `initial` (in queue
+  /// order; all of `queued` when null) are queued from the start.
+  IncrementalPass(const Config& config, const std::vector<QueuedJob>& queued, const std::vector<Holding>& holdings,
+                  const std::vector<uint32_t>* initial);
+  ~IncrementalPass();
+  IncrementalPass(const IncrementalPass&) = delete;
+  IncrementalPass& operator=(const IncrementalPass&) = delete;
+
+  /// Job `job` joins its queue. Its queue order must be later than that of
+  /// every job that joined before.
+  void Join(uint32_t job);
+  /// A job finished: what it held in `pool` (and against `policy`) is free.
+  void Release(uint32_t pool, std::optional<uint32_t> policy, Quantity amount);
+  /// Places jobs until no undecided job has a target; appends the
+  /// placements in placement order.
+  void Run(std::vector<Placement>* placements);
+  /// Pending reasons judged on the current state (SPEC §4), with pool and
+  /// policy usage. Only after Run.
+  void Explain(SchedulingResult* result);
+
+  /// Adds this pass's work counters to `stats`.
+  void AddStats(PassStats* stats) const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rescfg

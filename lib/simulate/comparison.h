@@ -1,0 +1,28 @@
+#pragma once
+/// `rescfg diff OLD NEW --trace FILE`: the same trace simulated against
+/// both configurations, each policy's waits (mean, p50, p90, p99, max) and
+/// GPU-hours side by side with the change: the table a pull request
+/// comment needs.
+
+#include <string>
+
+#include "output/json_writer.h"
+#include "simulate/report.h"
+
+namespace rescfg {
+
+/// Policies of OLD in its order, then those only NEW has; one row each:
+/// `old -> new (change)` per statistic, `-` where a side has no value.
+std::string RenderSimulationComparisonText(const SimulationReport& old_report, const SimulationReport& new_report);
+
+/// {"old": {start, end, events}, "new": {...}, "policies": [{name, old, new,
+/// change}]}; a side is null for a policy that configuration lacks.
+void WriteSimulationComparisonJson(const SimulationReport& old_report, const SimulationReport& new_report,
+                                   JsonWriter& json);
+
+/// new - old as an exact decimal with a sign: "+1.5", "-0.25", "0".
+std::string SignedSeconds(Micros old_value, Micros new_value);
+/// The change of GPU-hours, rounded half-even at the 6th decimal, with a sign.
+std::string GpuHoursChange(const U256& old_usage, const U256& new_usage);
+
+}  // namespace rescfg

@@ -1,0 +1,56 @@
+#pragma once
+/// The event loop of SPEC §8 around the pass of §4, in indexes: no names,
+/// no files, no I/O.
+///
+/// At each event time t, in this order: jobs whose finish time is at most t
+/// finish and release what they hold; queued jobs submitted at or before t
+/// join their queues; the pass runs on that state, and every job it places
+/// starts at t and finishes at t + its duration. Events are the start and
+/// the times at which a job is submitted or finishes; the loop ends when
+/// none is left, or before the first event after `until`.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "schedule/problem.h"
+#include "simulate/sim_time.h"
+
+namespace rescfg {
+
+struct SimulationInput {
+  const Config* config = nullptr;   ///< defaults applied and valid
+  /// Queued jobs; queue_order must be their rank by (submitted, position).
+  std::vector<QueuedJob> queued;
+  std::vector<Micros> submitted;    ///< per queued job
+  std::vector<Micros> duration;     ///< per queued job, > 0
+  std::vector<Holding> holdings;    ///< running at the start
+  std::vector<std::optional<Micros>> remaining;  ///< per holding; none: runs past the end
+  std::optional<Micros> start, until;
+};
+
+struct SimulationResult {
+  /// The clock's start and end: none when there is nothing to simulate (no
+  /// queued job and no start given).
+  std::optional<Micros> start, end;
+  uint64_t events = 0;
+  std::vector<std::optional<Micros>> started;   ///< per queued job
+  std::vector<Placement> placement;             ///< per queued job: where it started (if it did)
+  std::vector<uint32_t> placement_order;        ///< queued jobs in the order they were placed
+  std::vector<bool> joined;                     ///< per queued job: submitted at or before the end
+  std::vector<std::optional<Micros>> finished;  ///< per queued job, within the simulation
+  std::vector<std::optional<Micros>> holding_finished;  ///< per holding
+  /// On the final state: pending reasons of jobs that joined and did not
+  /// start (queue order), their messages, pool and policy usage.
+  SchedulingResult final;
+  std::vector<Quantity> peak_in_use;            ///< per pool, after each event
+  PassStats stats;
+};
+
+/// Called every few thousand events with the events done and the time reached.
+using SimulationProgress = std::function<void(uint64_t events, Micros now)>;
+
+SimulationResult Simulate(const SimulationInput& input, const SimulationProgress& progress = nullptr);
+
+}  // namespace rescfg

@@ -1,0 +1,34 @@
+#pragma once
+/// A trace (SPEC §8): a jobs file whose queued entries also carry
+/// `submitted` (when the job joins its queue; its queue order, `enqueued`
+/// is ignored) and `duration` (seconds it runs once started), and whose
+/// running entries may carry `duration` (what remains). Resolved like any
+/// jobs file (§3), plus those fields: an entry without a valid one is
+/// rejected `invalid-job`.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "config/model.h"
+#include "jobs/job.h"
+#include "jobs/resolve.h"
+#include "simulate/sim_time.h"
+
+namespace rescfg {
+
+struct ResolvedTrace {
+  /// Outcomes, names and scheduling input; queue_order is the rank by
+  /// (submitted, file position).
+  ResolvedJobs jobs;
+  std::vector<Micros> submitted;  ///< per queued job
+  std::vector<Micros> duration;   ///< per queued job
+  std::vector<std::optional<Micros>> remaining;  ///< per holding
+  std::vector<uint32_t> holding_outcome;         ///< per holding: its index in jobs.outcomes
+};
+
+/// Resolves the entries of a trace. The entries are changed: trace
+/// problems join their `invalid` message, `enqueued` is dropped.
+ResolvedTrace ResolveTrace(const Config& config, std::vector<JobEntry>& entries);
+
+}  // namespace rescfg

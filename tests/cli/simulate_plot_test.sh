@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# rescfg simulate --plot: the SVG renders with a real renderer (rsvg-convert,
+# Debian's librsvg2-bin) and the picture, not the markup, is checked: at 6
+# teams and 32 pools each team's colour is in the legend, in the pools'
+# stacked usage and in the wait distribution, the labels are dark text on
+# white, and the file is written atomically (nothing on exit 2).
+source "$(dirname "$0")/harness.sh" "$@"
+command -v rsvg-convert > /dev/null || { echo "SKIP: rsvg-convert (librsvg2-bin) is not installed"; exit 0; }
+
+# 32 pools of 8 GPUs; team t's profile links the pools x with x mod 6 = t
+# or t + 1, so every pool serves two teams; every team reserves 8.
+{
+  echo "apiVersion: rescfg/v1"
+  echo "kind: ResourceConfiguration"
+  echo "pools:"
+  for x in $(seq 0 31); do printf '  - {name: pool-%02d, resources: 8}\n' "$x"; done
+  echo "profiles:"
+  for t in $(seq 0 5); do
+    printf '  - name: p%d\n    allotment: 2\n    links:\n' "$t"
+    for x in $(seq 0 31); do
+      if (( x % 6 == t || x % 6 == (t + 1) % 6 )); then printf '      - {pool: pool-%02d}\n' "$x"; fi
+    done
+  done
+  echo "policies:"
+  for t in $(seq 0 5); do printf '  - {name: team-%d, reserved: 8, profiles: [p%d]}\n' "$t" "$t"; done
+} > plot-config.yaml
+awk 'BEGIN { print "apiVersion: rescfg/v1\nkind: JobList\njobs:";
+  for (i = 0; i < 1200; i++) {
+    t = i % 6; m = int(i / 60); s = (i * 7) % 60; d = 300 + (i * 37) % 1500
+    printf "  - {id: j%d, policy: team-%d, profile: p%d, submitted: \"2026-11-29T10:%02d:%02dZ\", duration: %d}\n", i, t, t, m, s, d
+  } }' > plot-trace.yaml
+expect 0 "$RESCFG" -q simulate --config plot-config.yaml --trace plot-trace.yaml --plot usage.svg -o out.json --format json
+[ -s usage.svg ] || fail "no picture written"
+rsvg-convert usage.svg -o usage.png || fail "rsvg-convert cannot render the picture"
+
+python3 - usage.png <<'PY' || fail "the picture lacks what it must show"
+import struct, sys, zlib
+
+def decode(path):
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat = 8, b""
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    assert depth == 8 and ctype in (2, 6), (depth, ctype)
+    bpp = 4 if ctype == 6 else 3
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+w, h, rows = decode(sys.argv[1])
+assert w == 1200 and h > 900, (w, h)
+colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+rgb = [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in colours]
+def count(y0, y1):
+    seen = {}
+    for y in range(y0, y1):
+        for px in rows[y]:
+            seen[px] = seen.get(px, 0) + 1
+    return seen
+legend, pools, waits = count(40, 110), count(110, h - 340), count(h - 340, h)
+problems = []
+for name, c in zip(colours, rgb):
+    if legend.get(c, 0) < 100: problems.append(f"legend lacks {name} ({legend.get(c, 0)} px)")
+    if pools.get(c, 0) < 2000: problems.append(f"pool usage lacks {name} ({pools.get(c, 0)} px)")
+    if waits.get(c, 0) < 150: problems.append(f"wait distribution lacks {name} ({waits.get(c, 0)} px)")
+dark = sum(n for px, n in count(0, h).items() if max(px) < 90)
+if dark < 5000: problems.append(f"too little dark text ({dark} px)")
+if count(0, 8).get((255, 255, 255), 0) < 1200 * 8 * 0.95: problems.append("the background is not white")
+print("\n".join(problems) or "ok")
+sys.exit(1 if problems else 0)
+PY
+
+# Nothing is written on exit 2, and an unwritable picture is an error.
+expect 2 "$RESCFG" simulate --config plot-config.yaml --trace plot-trace.yaml --until 2026-11-29T09:00:00Z --plot none.svg
+[ ! -e none.svg ] || fail "--plot written on exit 2"
+expect 2 "$RESCFG" simulate --config plot-config.yaml --trace plot-trace.yaml --plot no-such-dir/usage.svg -o kept.json
+[ ! -e kept.json ] || fail "-o written although the picture could not be"
+expect 2 "$RESCFG" simulate --config plot-config.yaml --trace plot-trace.yaml --plot ""
+
+exit $((failures > 0))

@@ -1,0 +1,90 @@
+/// A complexity guard for the simulation that times nothing: on generated
+/// traces (bench/scenario.h, arrivals in waves at 120% of what the pools
+/// serve, heavy-tailed durations) it bounds the events and the pass's work
+/// counters by the size of what happens, so a change that re-runs the pass
+/// from scratch at every event, or re-evaluates every slot after each
+/// arrival or finish, fails here long before anyone notices in a benchmark.
+
+#include <gtest/gtest.h>
+
+#include "../bench/scenario.h"
+#include "simulate/report.h"
+
+namespace rescfg {
+namespace {
+
+struct Measured {
+  PassStats stats;
+  uint64_t events = 0, queued = 0, running = 0, pools = 0, rejected = 0;
+};
+
+Measured Simulate(bench::ReservationMode mode, size_t queued) {
+  bench::ScenarioOptions options;
+  options.queued = queued;
+  options.policies = 100;
+  options.reservations = mode;
+  options.trace = true;
+  options.running_per_100_queued = 5;
+  bench::Scenario s = bench::GenerateScenario(options);
+  std::optional<Config> config = bench::LoadScenarioConfig(s);
+  EXPECT_TRUE(config.has_value());
+  if (!config) return {};
+  SimulationReport report = BuildSimulation(*config, bench::JobEntries(s), {});
+  Measured m;
+  m.stats = report.stats;
+  m.events = report.events;
+  m.queued = queued;
+  m.running = s.jobs.size() - queued;
+  m.pools = config->pools.size();
+  m.rejected = report.rejected;
+  return m;
+}
+
+void ExpectBounded(const Measured& m) {
+  const uint64_t happenings = m.stats.placements + m.events;
+  EXPECT_EQ(m.rejected, 0u);
+  ASSERT_GT(m.stats.placements, m.queued / 2);  // the trace keeps the pools busy
+  // One pass per event; an event is an arrival time or a finish time.
+  EXPECT_EQ(m.stats.runs, m.events);
+  EXPECT_LE(m.events, m.queued + m.stats.placements + m.running + 1);
+  // Each event looks again only at what it can change: restales and
+  // evaluations per event are bounded by a constant, not by the queue
+  // length or the slots. At 20 000 queued jobs and 100 policies (some 40 700
+  // events, 20 000 placements, 650 slots): 460-490 k restales and 37-45 k
+  // evaluations in every mode; re-running the pass from scratch at each
+  // event would restale every slot every time, 26 M.
+  EXPECT_LE(m.stats.evaluations, m.stats.restales);
+  EXPECT_LE(m.stats.restales, 20 * happenings);
+  EXPECT_LE(m.stats.evaluations, 3 * happenings);
+  // At most one max flow from scratch per epoch (some: 12.7 k, heavy: 630),
+  // repairs per pool and epoch (1.4 k and 40).
+  EXPECT_LE(m.stats.flows, happenings + 1);
+  EXPECT_LE(m.stats.repairs, 4 * m.pools * (happenings + 1));
+}
+
+TEST(SimulateComplexity, WithoutReservationsWorkIsLinearInEvents) {
+  Measured m = Simulate(bench::ReservationMode::kNone, 20'000);
+  EXPECT_EQ(m.stats.flows, 0u);
+  ExpectBounded(m);
+}
+
+TEST(SimulateComplexity, WithReservationsWorkIsLinearInEvents) {
+  for (auto mode : {bench::ReservationMode::kSome, bench::ReservationMode::kHeavy}) {
+    SCOPED_TRACE(bench::ReservationModeName(mode));
+    Measured m = Simulate(mode, 20'000);
+    EXPECT_GT(m.stats.flows, 0u);  // the reservation rule is exercised
+    ExpectBounded(m);
+  }
+}
+
+TEST(SimulateComplexity, TwiceTheJobsIsAboutTwiceTheWork) {
+  const Measured small = Simulate(bench::ReservationMode::kSome, 10'000);
+  const Measured large = Simulate(bench::ReservationMode::kSome, 20'000);
+  // Quadratic work would be 4 times; allow for the trace's shape changing.
+  EXPECT_LE(large.stats.evaluations, 3 * small.stats.evaluations);
+  EXPECT_LE(large.stats.restales, 3 * small.stats.restales);
+  EXPECT_LE(large.stats.repairs, 3 * small.stats.repairs + 1000);
+}
+
+}  // namespace
+}  // namespace rescfg
