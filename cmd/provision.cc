@@ -81,13 +81,12 @@ int Provision(const ProvisionOptions& options, const Proposal& proposal) {
     return kExitFindings;
   }
   if (proposal.plan && AlreadyApplied(*proposal.plan, store ? &*store : nullptr)) {
-    std::string error;
-    if (!Report("The plan is already applied: revision " + std::to_string(current) + "; nothing to provision.\n",
-                &error)) {
-      spdlog::error("{}", error);
-      return kExitUnusable;
-    }
-    return kExitOk;
+    // The state is no longer at the plan's base (SPEC §6: refused), but
+    // say why: a merge job run again finds its own plan applied.
+    spdlog::error("not provisioned: the plan is already applied: '{}' is at revision {}, made from this plan's "
+                  "configuration on its base revision {}; nothing to do",
+                  dir, current, proposal.plan->base_revision);
+    return kExitFindings;
   }
   if (proposal.plan && !AtPlanBase(*proposal.plan, current, store ? store->revision_sha256() : "", dir)) {
     return kExitFindings;

@@ -384,13 +384,17 @@ TEST(JobsLoader, LargeJsonLinesFileKeepsEntryAndLineNumbers) {
   for (size_t i = 0; i < expected.size(); ++i) {
     const JobEntry& e = jobs.entries[i];
     ASSERT_EQ(e.entry, i + 1);
-    if (i + 1 < expected.size()) ASSERT_EQ(e.mark.line, expected[i].line) << i;
+    if (i + 1 < expected.size()) {
+      ASSERT_EQ(e.mark.line, expected[i].line) << i;
+    }
     if (expected[i].id.empty()) {
       ASSERT_EQ(e.invalid, "line " + std::to_string(expected[i].line) + ": not a JSON object: [" +
                                std::to_string(expected[i].line) + "]");
     } else {
       ASSERT_EQ(e.id, expected[i].id) << i;
-      if (i + 1 < expected.size()) ASSERT_EQ(e.policy, "p");
+      if (i + 1 < expected.size()) {
+        ASSERT_EQ(e.policy, "p");
+      }
     }
   }
 }

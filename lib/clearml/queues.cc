@@ -64,16 +64,15 @@ error_code Entries(od::value value, uint32_t index, TextArena* arena,
     }
     Ref task;
     for (auto member : object) {
-      od::field field;
       std::string_view key;
-      if (auto error = std::move(member).get(field)) return error;
-      if (auto error = field.unescaped_key().get(key)) return error;
+      od::value field_value;
+      if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
       if (key != "task") {
-        if (auto error = json::Skip(field.value(), 4)) return error;
+        if (auto error = json::Skip(field_value, 4)) return error;
         continue;
       }
       std::string shape;
-      if (auto error = ReadRef(field.value(), "entries[].task", true, arena, &task, &shape)) return error;
+      if (auto error = ReadRef(field_value, "entries[].task", true, arena, &task, &shape)) return error;
       if (!shape.empty()) {
         *problem = {simdjson::SUCCESS, at, "queue entry: " + shape};
         return simdjson::SUCCESS;
@@ -104,17 +103,16 @@ QueueList ReadQueuesText(std::string text, const std::string& file) {
     Problem problem;
     auto read = [&]() -> error_code {
       for (auto member : object) {
-        od::field field;
         std::string_view key;
-        if (auto error = std::move(member).get(field)) return error;
-        if (auto error = field.unescaped_key().get(key)) return error;
+        od::value field_value;
+        if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
         error_code error = simdjson::SUCCESS;
         if (key == "id" || key == "name") {
-          error = QueueString(field.value(), key, arena, key == "id" ? &queue.id : &queue.name, &problem);
+          error = QueueString(field_value, key, arena, key == "id" ? &queue.id : &queue.name, &problem);
         } else if (key == "entries") {
-          error = Entries(field.value(), index, arena, &listings, &queue, &problem);
+          error = Entries(field_value, index, arena, &listings, &queue, &problem);
         } else {
-          error = json::Skip(field.value(), 2);
+          error = json::Skip(field_value, 2);
         }
         if (error || problem) return error;
       }

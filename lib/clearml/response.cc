@@ -24,16 +24,15 @@ simdjson::error_code ReadRef(od::value value, std::string_view what, bool in_pla
       od::object object;
       if (auto error = value.get_object().get(object)) return error;
       for (auto member : object) {
-        od::field field;
         std::string_view key;
-        if (auto error = std::move(member).get(field)) return error;
-        if (auto error = field.unescaped_key().get(key)) return error;
+        od::value field_value;
+        if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
         const bool id = key == "id";
         if (!id && key != "name") {
-          if (auto error = json::Skip(field.value(), 2)) return error;
+          if (auto error = json::Skip(field_value, 2)) return error;
           continue;
         }
-        od::value v = field.value();
+        od::value v = field_value;
         if (auto error = v.type().get(type)) return error;
         if (type == od::json_type::string) {
           if (auto error = string_of(v, id ? &ref->id : &ref->name)) return error;
@@ -76,11 +75,9 @@ simdjson::error_code ErrorResponse(od::object object, std::string* response) {
   int64_t code = 200;
   std::string message;
   for (auto member : object) {
-    od::field field;
     std::string_view key;
-    if (auto error = std::move(member).get(field)) return error;
-    if (auto error = field.unescaped_key().get(key)) return error;
-    od::value value = field.value();
+    od::value value;
+    if (auto error = json::ReadMember(std::move(member), &key, &value)) return error;
     od::json_type type;
     if (auto error = value.type().get(type)) return error;
     if (key == "result_code" && type == od::json_type::number) {
@@ -162,15 +159,14 @@ error_code ListReader::Data(od::value data, Problem* problem) {
     return simdjson::SUCCESS;
   }
   for (auto member : object) {
-    od::field field;
     std::string_view key;
-    if (auto error = std::move(member).get(field)) return error;
-    if (auto error = field.unescaped_key().get(key)) return error;
+    od::value field_value;
+    if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
     if (key != key_ || found_) {
-      if (auto error = json::Skip(field.value(), 2)) return error;
+      if (auto error = json::Skip(field_value, 2)) return error;
       continue;
     }
-    od::value list = field.value();
+    od::value list = field_value;
     od::array array;
     if (list.get_array().get(array)) {
       *problem = {simdjson::SUCCESS, list.raw_json_token().data(), "data." + std::string(key_) + " must be a list"};
@@ -202,15 +198,14 @@ bool ListReader::Read() {
       od::object object;
       if (auto error = doc.get_object().get(object)) return error;
       for (auto member : object) {
-        od::field field;
         std::string_view key;
-        if (auto error = std::move(member).get(field)) return error;
-        if (auto error = field.unescaped_key().get(key)) return error;
+        od::value field_value;
+        if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
         if (key == "data") {
-          if (auto error = Data(field.value(), &problem)) return error;
+          if (auto error = Data(field_value, &problem)) return error;
           if (problem) return simdjson::SUCCESS;
         } else if (key == "meta" && error_response.empty()) {
-          od::value meta = field.value();
+          od::value meta = field_value;
           od::object object;
           if (meta.get_object().get(object)) {
             if (auto error = json::Skip(meta, 1)) return error;
@@ -218,7 +213,7 @@ bool ListReader::Read() {
           }
           if (auto error = ErrorResponse(object, &error_response)) return error;
           if (!error_response.empty()) return simdjson::SUCCESS;
-        } else if (auto error = json::Skip(field.value(), 1)) {
+        } else if (auto error = json::Skip(field_value, 1)) {
           return error;
         }
       }

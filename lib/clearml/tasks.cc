@@ -171,18 +171,17 @@ error_code TaskParser::Execution(od::value value, JobEntry* entry) {
   od::object object;
   if (auto error = value.get_object().get(object)) return error;
   for (auto member : object) {
-    od::field field;
     std::string_view key;
-    if (auto error = std::move(member).get(field)) return error;
-    if (auto error = field.unescaped_key().get(key)) return error;
+    od::value field_value;
+    if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
     if (key != "queue") {
-      if (auto error = json::Skip(field.value(), 2)) return error;
+      if (auto error = json::Skip(field_value, 2)) return error;
       continue;
     }
     constexpr uint32_t kQueueBit = 1u << static_cast<unsigned>(TaskKey::kOther);
     if (seen_ & kQueueBit) AddProblem(entry, "duplicate key 'queue' in execution");
     seen_ |= kQueueBit;
-    if (auto error = ReadRef(field.value(), "execution.queue", in_place_, arena_, &queue_, &queue_shape_)) return error;
+    if (auto error = ReadRef(field_value, "execution.queue", in_place_, arena_, &queue_, &queue_shape_)) return error;
   }
   return simdjson::SUCCESS;
 }
@@ -263,11 +262,10 @@ error_code TaskParser::Read(json::ParseSpan span, JobEntry* entry, const char** 
     od::object object;
     if (auto error = doc.get_object().get(object)) return error;
     for (auto member : object) {
-      od::field field;
       std::string_view key;
-      if (auto error = std::move(member).get(field)) return error;
-      if (auto error = field.unescaped_key().get(key)) return error;
-      if (auto error = Field(TaskKeyOf(key), key, field.value(), entry)) return error;
+      od::value field_value;
+      if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
+      if (auto error = Field(TaskKeyOf(key), key, field_value, entry)) return error;
     }
     // After the object only whitespace may follow.
     return doc.current_location().error() ? simdjson::SUCCESS : simdjson::TRAILING_CONTENT;

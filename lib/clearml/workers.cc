@@ -18,11 +18,9 @@ namespace {
 error_code ReadWorker(od::object object, TextArena* arena, Worker* worker, Problem* problem) {
   std::string shape;
   for (auto member : object) {
-    od::field field;
     std::string_view key;
-    if (auto error = std::move(member).get(field)) return error;
-    if (auto error = field.unescaped_key().get(key)) return error;
-    od::value value = field.value();
+    od::value value;
+    if (auto error = json::ReadMember(std::move(member), &key, &value)) return error;
     const char* value_at = value.raw_json_token().data();
     if (key == "id") {
       od::json_type type;

@@ -67,11 +67,10 @@ error_code Skip(od::value value, int depth) {
       od::object object;
       if (auto error = value.get_object().get(object)) return error;
       for (auto member : object) {
-        od::field field;
         std::string_view key;
-        if (auto error = std::move(member).get(field)) return error;
-        if (auto error = field.unescaped_key().get(key)) return error;
-        if (auto error = Skip(field.value(), depth + 1)) return error;
+        od::value field_value;
+        if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
+        if (auto error = Skip(field_value, depth + 1)) return error;
       }
       return simdjson::SUCCESS;
     }
@@ -155,13 +154,12 @@ error_code ReadParam(od::value value, const ParamQuery& query, ParamCapture& cap
       od::object object;
       if (auto error = value.get_object().get(object)) return error;
       for (auto member : object) {
-        od::field field;
         std::string_view key;
-        if (auto error = std::move(member).get(field)) return error;
-        if (auto error = field.unescaped_key().get(key)) return error;
+        od::value field_value;
+        if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
         int child = query.Child(node, key);
-        auto error = child < 0 ? Skip(field.value(), depth + 1)
-                               : ReadParam(field.value(), query, capture, child, entry, depth + 1);
+        auto error = child < 0 ? Skip(field_value, depth + 1)
+                               : ReadParam(field_value, query, capture, child, entry, depth + 1);
         if (error) return error;
       }
       return simdjson::SUCCESS;

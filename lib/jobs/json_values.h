@@ -28,6 +28,16 @@ bool IsJsonNumber(std::string_view s);
 /// "not valid JSON: a string is not closed" and the like.
 std::string SyntaxMessage(error_code error);
 
+/// One member of an object being iterated: its unescaped key (valid until
+/// the next key is read) and its value.
+inline error_code ReadMember(simdjson::simdjson_result<od::field> member, std::string_view* key, od::value* value) {
+  od::field field;
+  if (auto error = std::move(member).get(field)) return error;
+  if (auto error = field.unescaped_key().get(*key)) return error;
+  *value = field.value();
+  return simdjson::SUCCESS;
+}
+
 /// Consumes a value the reader does not need, checking that it is valid JSON.
 error_code Skip(od::value value, int depth);
 

@@ -93,12 +93,11 @@ error_code JsonLinesReader::ReadField(std::string_view key, od::value value, Job
 error_code JsonLinesReader::ReadJob(od::object object, JobEntry* entry) {
   keys_.clear();
   for (auto member : object) {
-    od::field field;
-    if (auto error = std::move(member).get(field)) return error;
     std::string_view key;
-    if (auto error = field.unescaped_key().get(key)) return error;
+    od::value field_value;
+    if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
     keys_.push_back(key);
-    if (auto error = ReadField(key, field.value(), entry)) return error;
+    if (auto error = ReadField(key, field_value, entry)) return error;
   }
   if (auto duplicate = FindDuplicateKey(keys_)) {
     AddProblem(entry, "duplicate key '" + std::string(*duplicate) + "'");

@@ -10,16 +10,6 @@
 
 namespace rescfg {
 
-const char* JobStatusName(JobStatus s) {
-  switch (s) {
-    case JobStatus::kAssigned: return "assigned";
-    case JobStatus::kPending: return "pending";
-    case JobStatus::kRejected: return "rejected";
-    case JobStatus::kRunning: return "running";
-  }
-  return "pending";
-}
-
 std::vector<std::string> DynamicParameterPaths(const Config& config) {
   std::vector<std::string> paths;
   for (const auto& profile : config.profiles) {

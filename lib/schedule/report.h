@@ -10,31 +10,12 @@
 
 #include "config/model.h"
 #include "jobs/job.h"
+#include "jobs/resolved_jobs.h"
 #include "quantity.h"
 #include "text_arena.h"
 #include "text_ref.h"
 
 namespace rescfg {
-
-enum class JobStatus : uint8_t { kAssigned, kPending, kRejected, kRunning };
-const char* JobStatusName(JobStatus s);
-
-/// One input entry's outcome. Fields follow the JSONL object of SPEC §5.
-/// Text views the report's arena (names and messages are stored once and
-/// shared) or static text: an outcome is valid while its report lives.
-struct JobOutcome {
-  TextRef id;                         ///< null for an entry with no usable id
-  TextRef policy, profile;            ///< resolved names, or as given when rejected
-  TextRef pool, queue;                ///< assigned and running
-  TextRef link;                       ///< assigned: the link's name ("" if unnamed)
-  TextRef reason;                     ///< pending and rejected (static text)
-  TextRef message;                    ///< pending, rejected, running with a warning
-  TextRef name;                       ///< a ClearML task's name, carried to the outputs (SPEC §3.1)
-  std::optional<Quantity> resources;  ///< need (assigned, pending) or holding (running)
-  std::string_view need_source;       ///< "allotment" | "parameter" | "fallback" | "holding" (static text)
-  uint32_t entry = 0;                 ///< 1-based entry number
-  JobStatus status = JobStatus::kPending;
-};
 
 struct PoolSummary {
   std::string name, queue;

@@ -33,9 +33,10 @@ contains out.txt "Provisioned revision 1 (9 changes)"
 cmp -s st/revisions/000001.source.yaml a.yaml || fail "the applied source differs"
 cmp -s st/revisions/000001.yaml a.canonical || fail "the applied canonical form differs"
 [ "$("$RESCFG" history --state st --format json | jq -r '.revisions[0].message')" = first ] || fail "plan message"
-# Applied twice (a merge job run again): nothing to do.
-expect 0 "$RESCFG" provision --plan a.plan --state st
-contains out.txt "already applied"
+# Applied twice: the state is no longer at the plan's base (SPEC §6), and
+# the message says it is this plan that moved it.
+expect 1 "$RESCFG" provision --plan a.plan --state st
+contains err.txt "not provisioned: the plan is already applied"
 [ "$(current st)" = 1 ] || fail "a second apply made a revision"
 
 # The race the plan guards against: someone provisions between plan and apply.

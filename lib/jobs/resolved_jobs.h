@@ -1,0 +1,64 @@
+#pragma once
+/// What resolving jobs-file entries against a configuration gives (SPEC §3):
+/// one outcome per entry and the scheduling input of the queued ones. The
+/// resolver fills it and the schedule report is built from it, so neither
+/// needs the other's header.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "quantity.h"
+#include "schedule/problem.h"
+#include "text_arena.h"
+#include "text_ref.h"
+
+namespace rescfg {
+
+enum class JobStatus : uint8_t { kAssigned, kPending, kRejected, kRunning };
+inline const char* JobStatusName(JobStatus s) {
+  switch (s) {
+    case JobStatus::kAssigned: return "assigned";
+    case JobStatus::kPending: return "pending";
+    case JobStatus::kRejected: return "rejected";
+    case JobStatus::kRunning: return "running";
+  }
+  return "pending";
+}
+
+/// One input entry's outcome. Fields follow the JSONL object of SPEC §5.
+/// Text views the report's arena (names and messages are stored once and
+/// shared) or static text: an outcome is valid while its report lives.
+struct JobOutcome {
+  TextRef id;                         ///< null for an entry with no usable id
+  TextRef policy, profile;            ///< resolved names, or as given when rejected
+  TextRef pool, queue;                ///< assigned and running
+  TextRef link;                       ///< assigned: the link's name ("" if unnamed)
+  TextRef reason;                     ///< pending and rejected (static text)
+  TextRef message;                    ///< pending, rejected, running with a warning
+  TextRef name;                       ///< a ClearML task's name, carried to the outputs (SPEC §3.1)
+  std::optional<Quantity> resources;  ///< need (assigned, pending) or holding (running)
+  std::string_view need_source;       ///< "allotment" | "parameter" | "fallback" | "holding" (static text)
+  uint32_t entry = 0;                 ///< 1-based entry number
+  JobStatus status = JobStatus::kPending;
+};
+
+/// The configuration's names, copied once into a report's arena so that
+/// outcomes can share them (and outlive the configuration).
+struct ConfigNames {
+  std::vector<std::string_view> pools, queues;  ///< per pool: its name and its queue
+  std::vector<std::string_view> policies, profiles;
+  std::vector<std::vector<std::string_view>> links;  ///< per profile, per link: its name ("" if unnamed)
+  std::vector<std::vector<std::string_view>> link_queues;  ///< per profile, per link: its queue (SPEC §2)
+};
+
+struct ResolvedJobs {
+  TextArena text;                     ///< what the outcomes' text views
+  ConfigNames names;                  ///< in `text`
+  std::vector<JobOutcome> outcomes;   ///< one per entry; queued ones still to be decided
+  SchedulingInput input;              ///< config is left for the caller to set
+  std::vector<uint32_t> queued_outcome; ///< per QueuedJob: its index in outcomes
+};
+
+}  // namespace rescfg
