@@ -1,9 +1,7 @@
 #include "clearml/snapshot.h"
 
-#include <exception>
-#include <thread>
-
 #include "clearml/tasks.h"
+#include "joined_thread.h"
 
 namespace rescfg::clearml {
 
@@ -11,31 +9,19 @@ Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::
   Snapshot snapshot;
   // The companions are read on a thread of their own while the tasks file
   // is read and its tasks are found; the tasks' parse waits for them.
-  std::exception_ptr failure;
-  std::thread reader([&] {
-    try {
-      if (!files.queues.empty()) snapshot.queues = ReadQueuesFile(files.queues);
-      if (!files.workers.empty()) snapshot.workers = ReadWorkersFile(files.workers);
-    } catch (...) {
-      failure = std::current_exception();
-    }
+  JoinedThread reader([&] {
+    if (!files.queues.empty()) snapshot.queues = ReadQueuesFile(files.queues);
+    if (!files.workers.empty()) snapshot.workers = ReadWorkersFile(files.workers);
   });
-  struct Join {
-    std::thread& thread;
-    ~Join() {
-      if (thread.joinable()) thread.join();
-    }
-  } join{reader};
   auto ready = [&]() -> Companions {
-    if (reader.joinable()) reader.join();
-    if (failure) std::rethrow_exception(failure);
+    reader.Join();
     // An unusable companion makes the whole input unusable: the tasks are
     // read all the same, for their own findings, but linked to nothing.
     if (snapshot.queues.unusable || snapshot.workers.unusable) return {};
     return {files.queues.empty() ? nullptr : &snapshot.queues, files.workers.empty() ? nullptr : &snapshot.workers};
   };
   snapshot.jobs = LoadClearmlTasksFile(files.tasks, ready, param_paths);
-  if (reader.joinable()) ready();  // the tasks file was unusable before it needed them
+  reader.Join();  // also when the tasks file was unusable before it needed them
   for (const auto* part : {&snapshot.jobs.findings, &snapshot.queues.findings, &snapshot.workers.findings}) {
     snapshot.findings.insert(snapshot.findings.end(), part->begin(), part->end());
   }

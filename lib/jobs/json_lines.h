@@ -4,7 +4,6 @@
 /// padding simdjson needs fits, large files in two halves on two threads.
 
 #include <cstring>
-#include <exception>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +13,7 @@
 
 #include "jobs/job.h"
 #include "jobs/json_values.h"
+#include "joined_thread.h"
 
 namespace rescfg::json {
 
@@ -69,23 +69,9 @@ template <typename First, typename Second>
 void InTwoHalves(LoadedJobs* out, First first, Second second) {
   TextArena second_arena;
   std::vector<JobEntry> second_entries;
-  std::exception_ptr failure;
-  std::thread worker([&] {
-    try {
-      second(&second_arena, &second_entries);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-  });
-  struct Join {
-    std::thread& thread;
-    ~Join() {
-      if (thread.joinable()) thread.join();
-    }
-  } join{worker};
+  JoinedThread worker([&] { second(&second_arena, &second_entries); });
   first();
-  worker.join();
-  if (failure) std::rethrow_exception(failure);
+  worker.Join();
   const size_t offset = out->entries.size();
   out->entries.reserve(offset + second_entries.size());
   for (JobEntry& entry : second_entries) {
