@@ -79,10 +79,7 @@ void WriteTasksClearml(const Scenario& s, Write write) {
            "\"90\", \"type\": \"int\", \"description\": \"\"}}}, \"configuration\": {}, \"runtime\": {";
     if (j.param >= 0) out += "\"gpus_request\": " + ParamScalar(j.param);
     out += "}}";
-    if (out.size() > (1 << 20)) {
-      write(out);
-      out.clear();
-    }
+    FlushLarge(&out, write);
   }
   write(out + "], \"total\": " + std::to_string(s.jobs.size()) + "}}\n");
 }
@@ -126,10 +123,7 @@ void WriteQueuesClearml(const Scenario& s, Write write) {
         const GenJob& j = s.jobs[waiting[k]];
         out += (k ? ", {\"task\": \"" : "{\"task\": \"") + TaskId(waiting[k]) + "\", \"added\": \"" +
                StatusChangedText(std::max(j.enqueued, 0)) + "\"}";
-        if (out.size() > (1 << 20)) {
-          write(out);
-          out.clear();
-        }
+        FlushLarge(&out, write);
       }
       out += "]}";
     }
@@ -156,10 +150,7 @@ void WriteWorkersClearml(const Scenario& s, Write write) {
            "\", \"task\": {\"id\": \"" + TaskId(i) + "\", \"name\": \"" + JobId(i) + "\"}, \"queue\": " + queue +
            "}, \"queues\": [" + queue + ", \"num_tasks\": 0}]}";
     ++n;
-    if (out.size() > (1 << 20)) {
-      write(out);
-      out.clear();
-    }
+    FlushLarge(&out, write);
   }
   write(out + "\n]}}\n");
 }
@@ -194,10 +185,7 @@ void WriteClearmlTwinJsonLines(const Scenario& s, Write write) {
       if (j.param >= 0) out += ", \"params\": {\"runtime\": {\"gpus_request\": " + ParamScalar(j.param) + "}}";
     }
     out += "}\n";
-    if (out.size() > (1 << 20)) {
-      write(out);
-      out.clear();
-    }
+    FlushLarge(&out, write);
   }
   write(out);
 }

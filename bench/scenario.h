@@ -390,6 +390,16 @@ inline std::string ParamScalar(int8_t param) {
 }
 
 /// Calls `write(text)` with consecutive pieces of the YAML JobList.
+/// Hands `out` to `write` once it holds a megabyte, so that writers of
+/// large files keep a bounded buffer.
+template <typename Write>
+void FlushLarge(std::string* out, Write& write) {
+  if (out->size() > (1 << 20)) {
+    write(*out);
+    out->clear();
+  }
+}
+
 template <typename Write>
 void WriteJobsYaml(const Scenario& s, Write write) {
   std::string out = "apiVersion: rescfg/v1\nkind: JobList\njobs:\n";
@@ -408,10 +418,7 @@ void WriteJobsYaml(const Scenario& s, Write write) {
       if (j.enqueued >= 0) out += "    enqueued: " + EnqueuedText(j.enqueued) + "\n";
       if (j.param >= 0) out += "    params: {runtime: {gpus_request: " + ParamScalar(j.param) + "}}\n";
     }
-    if (out.size() > (1 << 20)) {
-      write(out);
-      out.clear();
-    }
+    FlushLarge(&out, write);
   }
   write(out);
 }
@@ -436,10 +443,7 @@ void WriteJobsJsonLines(const Scenario& s, Write write) {
       if (j.param >= 0) out += ", \"params\": {\"runtime\": {\"gpus_request\": " + ParamScalar(j.param) + "}}";
     }
     out += "}\n";
-    if (out.size() > (1 << 20)) {
-      write(out);
-      out.clear();
-    }
+    FlushLarge(&out, write);
   }
   write(out);
 }
