@@ -1,5 +1,7 @@
 #include "file_io.h"
 
+#include "prefault.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -19,7 +21,25 @@ std::optional<std::string> ReadWholeDescriptor(int fd, std::string* error, uint6
       *error = "file is larger than the limit of " + std::to_string(max_bytes) + " bytes";
       return std::nullopt;
     }
-    content.reserve(static_cast<size_t>(st.st_size));
+    // A regular file is read straight into place, into pages populated
+    // up front (prefault.h); whatever it grew by meanwhile is appended below.
+    const auto size = static_cast<size_t>(st.st_size);
+    content.reserve(size);
+    Prefault(content.data(), size);
+    content.resize(size);
+    size_t got = 0;
+    while (got < size) {
+      ssize_t n = ::read(fd, content.data() + got, size - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        *error = std::strerror(errno);
+        return std::nullopt;
+      }
+      if (n == 0) break;
+      got += static_cast<size_t>(n);
+    }
+    content.resize(got);
+    if (got < size) return content;  // it shrank: what is there is all
   }
   char buffer[1 << 16];
   for (;;) {

@@ -11,6 +11,7 @@
 #include "input_limits.h"
 #include "jobs/job_fields.h"
 #include "jobs/json_lines.h"
+#include "prefault.h"
 #include "jobs/json_values.h"
 
 namespace rescfg::clearml {
@@ -482,11 +483,12 @@ bool DocumentReader::ParseTasks() {
   };
   const char* limit = text_.data() + text_.size();
   const size_t base = out_->entries.size();
-  auto parse = [&](size_t from, size_t to, TaskParser& parser, std::vector<JobEntry>* entries, size_t first_number,
-                   Failure* failure) {
+  // Fills slots[0, to - from) from tasks [from, to); returns how many.
+  auto parse = [&](size_t from, size_t to, TaskParser& parser, JobEntry* slots, size_t first_number,
+                   Failure* failure) -> size_t {
     std::string copy;
     for (size_t i = from; i < to; ++i) {
-      JobEntry& entry = entries->emplace_back();
+      JobEntry& entry = slots[i - from];
       entry.entry = first_number + (i - from) + 1;
       entry.mark = spans_[i].mark;
       bool not_object = false;
@@ -494,29 +496,29 @@ bool DocumentReader::ParseTasks() {
       const error_code error = parser.Read(json::PaddedSpan(spans_[i].text, limit, &copy), &entry, &at, &not_object);
       if (error) {
         *failure = {i, error, at};
-        return;
+        return i - from + 1;
       }
       if (not_object) {
         ResetEntry(&entry);
         entry.invalid = "not a task object: " + Excerpt(spans_[i].text);
       }
     }
+    return to - from;
   };
-  out_->entries.reserve(base + spans_.size());
   Failure first, second;
   const Lookups lookups(ready_(), out_);  // the companions were read meanwhile
   TaskParser parser(query_, lookups, &JobsArena(out_));
   if (text_.size() >= json::kParallelBytes && spans_.size() >= 2 && std::thread::hardware_concurrency() > 1) {
     const size_t half = spans_.size() / 2;
     json::InTwoHalves(
-        out_, [&] { parse(0, half, parser, &out_->entries, base, &first); },
-        [&](TextArena* arena, std::vector<JobEntry>* entries) {
-          entries->reserve(spans_.size() - half);
+        out_, half, spans_.size() - half, [&](JobEntry* slots) { return parse(0, half, parser, slots, base, &first); },
+        [&](TextArena* arena, JobEntry* slots, size_t first_number) {
           TaskParser second_parser(query_, lookups, arena);
-          parse(half, spans_.size(), second_parser, entries, 0, &second);
+          return parse(half, spans_.size(), second_parser, slots, first_number, &second);
         });
   } else {
-    parse(0, spans_.size(), parser, &out_->entries, base, &first);
+    ResizePrefaulted(&out_->entries, base + spans_.size());
+    parse(0, spans_.size(), parser, out_->entries.data() + base, base, &first);
   }
   const Failure& failure = first.task != SIZE_MAX ? first : second;
   if (failure.task == SIZE_MAX) return true;

@@ -6,7 +6,11 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "joined_thread.h"
+#include "prefault.h"
 #include "jobs/name_map.h"
+#include "jobs/queue_order.h"
+#include "jobs/repeated_ids.h"
 #include "jobs/time.h"
 #include "output/flat_record.h"
 #include "yaml_input.h"
@@ -104,115 +108,6 @@ ConfigNames CopyNames(const Config& config, TextArena* arena) {
   return names;
 }
 
-/// Which entries repeat the id of an earlier entry (empty ids never
-/// count). Open addressing over one array of (hash tag, entry index), so a
-/// probe rarely reads an id; the slot of an entry a few places ahead is
-/// prefetched, as the table is far larger than the caches.
-std::vector<bool> RepeatedIds(const std::vector<JobEntry>& entries) {
-  const size_t n = entries.size();
-  std::vector<uint64_t> hashes(n);
-  size_t ids = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (entries[i].id && !entries[i].id->empty()) {
-      hashes[i] = HashText(*entries[i].id);
-      ++ids;
-    }
-  }
-  size_t capacity = 16;
-  while (capacity < 2 * ids) capacity *= 2;
-  const size_t mask = capacity - 1;
-  std::vector<uint64_t> slots(capacity);  // 0: empty
-  std::vector<bool> repeated(n);
-  constexpr size_t kAhead = 16;
-  for (size_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) __builtin_prefetch(&slots[hashes[i + kAhead] & mask]);
-    if (!entries[i].id || entries[i].id->empty()) continue;
-    const std::string_view id = *entries[i].id;
-    const uint64_t tag = (hashes[i] >> 32) | 1;  // never 0
-    for (size_t s = hashes[i] & mask;; s = (s + 1) & mask) {
-      if (slots[s] == 0) {
-        slots[s] = (tag << 32) | i;
-        break;
-      }
-      if ((slots[s] >> 32) == tag && *entries[static_cast<uint32_t>(slots[s])].id == id) {
-        repeated[i] = true;
-        break;
-      }
-    }
-  }
-  return repeated;
-}
-
-/// Queue order (SPEC §3): jobs with `enqueued` first, by time; then the
-/// rest; ties by file position. ClearML tasks (§3.1): those their queue's
-/// `entries` list first, in that order; then by `status_changed`. A stable radix sort of jobs listed in file
-/// order: digits where all keys agree (most of them in a real snapshot) cost
-/// one counting pass only.
-struct OrderKey {
-  uint64_t high;  ///< untimed last, then seconds
-  uint32_t low;   ///< nanoseconds
-  uint32_t queued;
-};
-
-/// `rank`: a ClearML task's 1-based place in its queue's `entries` (SPEC
-/// §3.1), which comes before any time; 0 when not listed.
-OrderKey MakeOrderKey(const std::optional<Timestamp>& time, uint32_t rank, uint32_t queued) {
-  if (rank > 0) return {rank, 0, queued};
-  if (!time) return {~uint64_t(0), 0, queued};
-  // Years 0000-9999 with any offset stay well within +-2^40 seconds; timed
-  // keys start above every rank.
-  return {uint64_t(time->seconds + (int64_t(1) << 40)) + (uint64_t(1) << 42), uint32_t(time->nanos), queued};
-}
-
-void SortByQueueOrder(std::vector<OrderKey>* keys);
-
-/// SortByQueueOrder, then, among keys equal to the nanosecond, the order
-/// of the digits beyond it (`beyond[k.queued]`; empty for most). Stable, so
-/// file positions still break exact ties.
-void SortByQueueOrder(std::vector<OrderKey>* keys, const std::vector<std::string_view>& beyond) {
-  SortByQueueOrder(keys);
-  if (beyond.empty()) return;
-  auto same_instant = [](const OrderKey& a, const OrderKey& b) { return a.high == b.high && a.low == b.low; };
-  for (auto run = keys->begin(); run != keys->end();) {
-    auto end = std::find_if(run, keys->end(), [&](const OrderKey& k) { return !same_instant(k, *run); });
-    if (end - run > 1 && std::any_of(run, end, [&](const OrderKey& k) { return !beyond[k.queued].empty(); })) {
-      std::stable_sort(run, end, [&](const OrderKey& a, const OrderKey& b) { return beyond[a.queued] < beyond[b.queued]; });
-    }
-    run = end;
-  }
-}
-
-void SortByQueueOrder(std::vector<OrderKey>* keys) {
-  // Few keys: a comparison sort is cheaper than six passes over the buckets.
-  if (keys->size() < 4096) {
-    std::stable_sort(keys->begin(), keys->end(), [](const OrderKey& a, const OrderKey& b) {
-      return a.high != b.high ? a.high < b.high : a.low < b.low;
-    });
-    return;
-  }
-  constexpr int kBits = 16;
-  constexpr size_t kBuckets = size_t(1) << kBits;
-  auto digit = [](const OrderKey& k, int d) -> uint32_t {
-    // Digits 0-1: nanoseconds; 2-5: the high word, least significant first.
-    return d < 2 ? (k.low >> (kBits * d)) & (kBuckets - 1) : (k.high >> (kBits * (d - 2))) & (kBuckets - 1);
-  };
-  std::vector<OrderKey> buffer(keys->size());
-  std::vector<uint32_t> count(kBuckets);
-  for (int d = 0; d < 6; ++d) {
-    std::fill(count.begin(), count.end(), 0);
-    for (const OrderKey& k : *keys) ++count[digit(k, d)];
-    if (keys->empty() || count[digit(keys->front(), d)] == keys->size()) continue;  // all agree
-    uint32_t sum = 0;
-    for (auto& c : count) {
-      uint32_t n = c;
-      c = sum;
-      sum += n;
-    }
-    for (const OrderKey& k : *keys) buffer[count[digit(k, d)]++] = k;
-    keys->swap(buffer);
-  }
-}
-
 /// A job's need (SPEC §3): the allotment, or for a dynamic profile the
 /// parameter's value when it is a valid quantity > 0.
 Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view* source, std::string* note) {
@@ -258,16 +153,32 @@ std::string NotUtf8(const char* field, TextRef t) {
 /// `t` when it can be carried to the output as it is, else none.
 TextRef Utf8OrNone(TextRef t) { return NotUtf8("", t).empty() ? t : TextRef(); }
 
+/// What resolving a range of entries gives besides their outcomes; ranges
+/// resolved side by side are joined in file order.
+struct ResolvedPart {
+  TextArena text;                     ///< what the range's outcomes view
+  std::vector<Holding> holdings;
+  std::vector<QueuedJob> queued;
+  std::vector<uint32_t> queued_outcome;
+  std::vector<OrderKey> ordering;     ///< `queued` indexes into this part's `queued`
+  std::vector<std::string_view> beyond_nanos;  ///< by queued index; empty when no time has such digits
+};
+
+/// Resolves entries one by one; several resolvers may share a directory
+/// and work on different ranges at once.
 class Resolver {
  public:
-  Resolver(const Config& config, ResolvedJobs* resolved) : config_(config), dir_(config), r_(*resolved) {}
+  Resolver(const Config& config, const Directory& dir, const ConfigNames& names, ResolvedPart* part)
+      : config_(config), dir_(dir), names_(names), part_(*part) {}
 
-  void Resolve(const std::vector<JobEntry>& entries);
+  /// Resolves entries [from, to) into outcomes[from, to).
+  void Resolve(const std::vector<JobEntry>& entries, const std::vector<bool>& repeated, size_t from, size_t to,
+               JobOutcome* outcomes);
 
  private:
-  TextRef Keep(TextRef t) { return t ? TextRef(r_.text.Keep(*t)) : TextRef(); }
-  TextRef Keep(std::string_view t) { return r_.text.Keep(t); }
-  TextRef Keep(const std::string& t) { return r_.text.Keep(t); }
+  TextRef Keep(TextRef t) { return t ? TextRef(part_.text.Keep(*t)) : TextRef(); }
+  TextRef Keep(std::string_view t) { return part_.text.Keep(t); }
+  TextRef Keep(const std::string& t) { return part_.text.Keep(t); }
 
   /// Marks the outcome rejected; the message starts with the entry's line so
   /// the user can find it in the file.
@@ -297,8 +208,9 @@ class Resolver {
   std::optional<uint32_t> WorkerPool(const JobEntry& e, std::string* invalid) const;
 
   const Config& config_;
-  Directory dir_;
-  ResolvedJobs& r_;
+  const Directory& dir_;
+  const ConfigNames& names_;
+  ResolvedPart& part_;
 };
 
 std::optional<uint32_t> Resolver::WorkerPool(const JobEntry& e, std::string* invalid) const {
@@ -387,19 +299,21 @@ void Resolver::PlaceTask(const JobEntry& e, const std::optional<QueueTarget>& vi
   }
 }
 
-void Resolver::Resolve(const std::vector<JobEntry>& entries) {
-  const ConfigNames& names = r_.names;
-  r_.outcomes.reserve(entries.size());
-  const std::vector<bool> repeated = RepeatedIds(entries);
-  std::vector<OrderKey> ordering;
-  ordering.reserve(entries.size());
-  std::vector<std::string_view> beyond_nanos;  // by queued index; empty when no time has such digits
-  r_.input.queued.reserve(entries.size());
-  r_.queued_outcome.reserve(entries.size());
+void Resolver::Resolve(const std::vector<JobEntry>& entries, const std::vector<bool>& repeated, size_t from,
+                       size_t to, JobOutcome* outcomes) {
+  const ConfigNames& names = names_;
+  std::vector<OrderKey>& ordering = part_.ordering;
+  std::vector<std::string_view>& beyond_nanos = part_.beyond_nanos;
+  // Room for every entry after `from`: a part that later takes the next
+  // one's in (Join) then never reallocates; room never written costs no memory.
+  const size_t room = entries.size() - from;
+  part_.queued.reserve(room);
+  part_.queued_outcome.reserve(room);
+  ordering.reserve(room);
 
-  for (size_t i = 0; i < entries.size(); ++i) {
+  for (size_t i = from; i < to; ++i) {
     const JobEntry& e = entries[i];
-    JobOutcome& out = r_.outcomes.emplace_back();
+    JobOutcome& out = outcomes[i];
     out.entry = static_cast<uint32_t>(e.entry);
     std::string invalid = e.invalid;
     for (auto [field, text] : {std::pair{"id", e.id}, {"policy", e.policy}, {"profile", e.profile},
@@ -483,7 +397,7 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
         warn("policy '" + Str(out.policy) + "' does not list profile '" + Str(out.profile) + "'");
       }
       if (!message.empty()) out.message = Keep(message);
-      r_.input.holdings.push_back({*pool, policy, *holding});
+      part_.holdings.push_back({*pool, policy, *holding});
       continue;
     }
 
@@ -543,25 +457,69 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries) {
     job.need = need;
     job.position = static_cast<uint32_t>(i);
     if (e.queue_rank == 0 && enqueued && !enqueued->beyond_nanos.empty()) {
-      beyond_nanos.resize(r_.input.queued.size() + 1);
+      beyond_nanos.resize(part_.queued.size() + 1);
       beyond_nanos.back() = enqueued->beyond_nanos;
     }
-    ordering.push_back(MakeOrderKey(enqueued, e.queue_rank, static_cast<uint32_t>(r_.input.queued.size())));
-    r_.input.queued.push_back(job);
-    r_.queued_outcome.push_back(static_cast<uint32_t>(i));
+    ordering.push_back(MakeOrderKey(enqueued, e.queue_rank, static_cast<uint32_t>(part_.queued.size())));
+    part_.queued.push_back(job);
+    part_.queued_outcome.push_back(static_cast<uint32_t>(i));
   }
 
-  if (!beyond_nanos.empty()) beyond_nanos.resize(r_.input.queued.size());
-  SortByQueueOrder(&ordering, beyond_nanos);
-  for (uint32_t rank = 0; rank < ordering.size(); ++rank) r_.input.queued[ordering[rank].queued].queue_order = rank;
+  if (!beyond_nanos.empty()) beyond_nanos.resize(part_.queued.size());
 }
+
+/// Appends `part` (the entries after those already in `into`) to `into`.
+void Join(ResolvedPart&& part, ResolvedPart* into) {
+  const auto offset = static_cast<uint32_t>(into->queued.size());
+  if (!part.beyond_nanos.empty() || !into->beyond_nanos.empty()) {
+    into->beyond_nanos.resize(offset);
+    part.beyond_nanos.resize(part.queued.size());
+    into->beyond_nanos.insert(into->beyond_nanos.end(), part.beyond_nanos.begin(), part.beyond_nanos.end());
+  }
+  for (OrderKey& key : part.ordering) key.queued += offset;
+  auto append = [](auto& to, auto& from) {  // and free `from` at once: less held at the peak
+    to.insert(to.end(), from.begin(), from.end());
+    std::remove_reference_t<decltype(from)>().swap(from);
+  };
+  append(into->ordering, part.ordering);
+  append(into->queued, part.queued);
+  append(into->queued_outcome, part.queued_outcome);
+  append(into->holdings, part.holdings);
+  into->text.Absorb(std::move(part.text));
+}
+
+/// Entries from this many on are resolved as two halves on two threads.
+constexpr size_t kParallelEntries = size_t(1) << 16;
 
 }  // namespace
 
-ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entries) {
+ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entries, ResolveThreads threads) {
   ResolvedJobs resolved;
   resolved.names = CopyNames(config, &resolved.text);
-  Resolver(config, &resolved).Resolve(entries);
+  const Directory dir(config);
+  const std::vector<bool> repeated = RepeatedIds(entries);
+  const size_t n = entries.size();
+  ResizePrefaulted(&resolved.outcomes, n);
+  JobOutcome* outcomes = resolved.outcomes.data();
+  ResolvedPart first;
+  if (threads == ResolveThreads::kAuto && n >= kParallelEntries && std::thread::hardware_concurrency() > 1) {
+    // Entries are independent once repeated ids are known: the second half
+    // is resolved beside the first and joined after it, as if in one pass.
+    const size_t half = n / 2;
+    ResolvedPart second;
+    JoinedThread worker([&] { Resolver(config, dir, resolved.names, &second).Resolve(entries, repeated, half, n, outcomes); });
+    Resolver(config, dir, resolved.names, &first).Resolve(entries, repeated, 0, half, outcomes);
+    worker.Join();
+    Join(std::move(second), &first);
+  } else {
+    Resolver(config, dir, resolved.names, &first).Resolve(entries, repeated, 0, n, outcomes);
+  }
+  SortByQueueOrder(&first.ordering, first.beyond_nanos);
+  for (uint32_t rank = 0; rank < first.ordering.size(); ++rank) first.queued[first.ordering[rank].queued].queue_order = rank;
+  resolved.input.queued = std::move(first.queued);
+  resolved.input.holdings = std::move(first.holdings);
+  resolved.queued_outcome = std::move(first.queued_outcome);
+  resolved.text.Absorb(std::move(first.text));
   return resolved;
 }
 

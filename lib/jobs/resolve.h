@@ -10,6 +10,11 @@
 
 namespace rescfg {
 
-ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entries);
+/// How many threads may resolve. Large inputs are resolved in two halves
+/// at once; the result is the same as with one (the tests compare both).
+enum class ResolveThreads { kAuto, kOne };
+
+ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entries,
+                         ResolveThreads threads = ResolveThreads::kAuto);
 
 }  // namespace rescfg

@@ -4,7 +4,9 @@
 #include <charconv>
 #include <cstring>
 #include <memory>
+#include <thread>
 
+#include "joined_thread.h"
 #include "output/document_writer.h"
 #include "output/flat_record.h"
 #include "output/text_table.h"
@@ -180,26 +182,10 @@ class JobLineWriter {
   std::string escaped_;
 };
 
-/// Renders the lines into `out`; with a sink, passes them on whenever
-/// about a megabyte is ready (and `out` ends empty).
-bool RenderJsonLines(const ScheduleReport& r, std::string* out,
-                     const std::function<bool(std::string_view)>* sink) {
-  constexpr size_t kPiece = size_t(1) << 20;
-  if (sink) {
-    out->reserve(kPiece + 64 * 1024);
-  } else {
-    // Room for every line up front: growing a buffer of hundreds of MB
-    // copies it and briefly holds both. Capacity never written costs no memory.
-    auto size = [](TextRef s) { return s->size(); };
-    size_t estimate = 0;
-    for (const JobOutcome& j : r.jobs) {
-      estimate += 192 + size(j.id) + size(j.policy) + size(j.profile) + size(j.pool) + size(j.queue) +
-                  size(j.reason) + size(j.message) + size(j.name);
-    }
-    out->reserve(estimate);
-  }
-  auto writer = std::make_unique<JobLineWriter>();
-  for (const JobOutcome& j : r.jobs) {
+/// Appends the lines of jobs [from, to) to `out`.
+void RenderJobLines(const ScheduleReport& r, size_t from, size_t to, JobLineWriter* writer, std::string* out) {
+  for (size_t i = from; i < to; ++i) {
+    const JobOutcome& j = r.jobs[i];
     if (writer->Fits(j)) {
       writer->Write(j, out);
     } else {
@@ -209,14 +195,52 @@ bool RenderJsonLines(const ScheduleReport& r, std::string* out,
       }
       out->push_back('\n');
     }
-    if (sink && out->size() >= kPiece) {
-      if (!(*sink)(*out)) return false;
-      out->clear();
-    }
   }
-  if (sink && !out->empty()) {
-    if (!(*sink)(*out)) return false;
-    out->clear();
+}
+
+/// Renders the lines into `out`; with a sink, passes them on in pieces of
+/// about a megabyte (and `out` ends empty). Lines are independent, so for
+/// many jobs a second thread renders every other piece while the first is
+/// rendered and passed on; pieces are passed on in order, by this thread.
+bool RenderJsonLines(const ScheduleReport& r, std::string* out,
+                     const std::function<bool(std::string_view)>* sink) {
+  const size_t n = r.jobs.size();
+  auto writer = std::make_unique<JobLineWriter>();
+  if (!sink) {
+    // Room for every line up front: growing a buffer of hundreds of MB
+    // copies it and briefly holds both. Capacity never written costs no memory.
+    auto size = [](TextRef s) { return s->size(); };
+    size_t estimate = 0;
+    for (const JobOutcome& j : r.jobs) {
+      estimate += 192 + size(j.id) + size(j.policy) + size(j.profile) + size(j.pool) + size(j.queue) +
+                  size(j.reason) + size(j.message) + size(j.name);
+    }
+    out->reserve(estimate);
+    RenderJobLines(r, 0, n, writer.get(), out);
+    return true;
+  }
+  constexpr size_t kPieceJobs = 8192;  // about a megabyte of lines
+  auto pass_on = [&](std::string* piece) {
+    const bool ok = piece->empty() || (*sink)(*piece);
+    piece->clear();
+    return ok;
+  };
+  if (n < 4 * kPieceJobs || std::thread::hardware_concurrency() < 2) {
+    for (size_t from = 0; from < n; from += kPieceJobs) {
+      RenderJobLines(r, from, std::min(n, from + kPieceJobs), writer.get(), out);
+      if (!pass_on(out)) return false;
+    }
+    return true;
+  }
+  auto second_writer = std::make_unique<JobLineWriter>();
+  std::string second_piece;
+  for (size_t from = 0; from < n; from += 2 * kPieceJobs) {
+    const size_t middle = std::min(n, from + kPieceJobs), to = std::min(n, from + 2 * kPieceJobs);
+    JoinedThread second([&] { RenderJobLines(r, middle, to, second_writer.get(), &second_piece); });
+    RenderJobLines(r, from, middle, writer.get(), out);
+    const bool ok = pass_on(out);
+    second.Join();
+    if (!ok || !pass_on(&second_piece)) return false;
   }
   return true;
 }
