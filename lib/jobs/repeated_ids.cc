@@ -1,8 +1,15 @@
 #include "jobs/repeated_ids.h"
 
+#include <thread>
+
 #include "jobs/name_map.h"
+#include "joined_thread.h"
 
 namespace rescfg {
+
+namespace {
+constexpr size_t kParallelIds = size_t(1) << 16;
+}  // namespace
 
 /// Open addressing over one array of (hash tag, entry index), so a
 /// probe rarely reads an id; the slot of an entry a few places ahead is
@@ -10,12 +17,26 @@ namespace rescfg {
 std::vector<bool> RepeatedIds(const std::vector<JobEntry>& entries) {
   const size_t n = entries.size();
   std::vector<uint64_t> hashes(n);
-  size_t ids = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (entries[i].id && !entries[i].id->empty()) {
-      hashes[i] = HashText(*entries[i].id);
-      ++ids;
+  // Hashing reads every entry once: for many, two threads share it.
+  auto hash = [&](size_t from, size_t to) {
+    size_t ids = 0;
+    for (size_t i = from; i < to; ++i) {
+      if (entries[i].id && !entries[i].id->empty()) {
+        hashes[i] = HashText(*entries[i].id);
+        ++ids;
+      }
     }
+    return ids;
+  };
+  size_t ids = 0;
+  if (n >= kParallelIds && std::thread::hardware_concurrency() > 1) {
+    size_t second_ids = 0;
+    JoinedThread second([&] { second_ids = hash(n / 2, n); });
+    ids = hash(0, n / 2);
+    second.Join();
+    ids += second_ids;
+  } else {
+    ids = hash(0, n);
   }
   size_t capacity = 16;
   while (capacity < 2 * ids) capacity *= 2;
