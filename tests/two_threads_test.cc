@@ -101,6 +101,13 @@ TEST(TwoThreads, ResolveAsOnePass) {
     ASSERT_EQ(a.position, b.position) << q;
   }
   EXPECT_EQ(one.queued_outcome, two.queued_outcome);
+  EXPECT_EQ(one.rejected, two.rejected);
+  EXPECT_EQ(one.running, two.running);
+  for (size_t i : one.rejected) ASSERT_EQ(one.outcomes[i].status, JobStatus::kRejected) << i;
+  for (size_t i : one.running) ASSERT_EQ(one.outcomes[i].status, JobStatus::kRunning) << i;
+  size_t decided = 0;
+  for (const JobOutcome& o : one.outcomes) decided += o.status == JobStatus::kRejected || o.status == JobStatus::kRunning;
+  EXPECT_EQ(decided, one.rejected.size() + one.running.size());
   ASSERT_EQ(one.input.holdings.size(), two.input.holdings.size());
   for (size_t h = 0; h < one.input.holdings.size(); ++h) {
     ASSERT_EQ(one.input.holdings[h].pool, two.input.holdings[h].pool) << h;

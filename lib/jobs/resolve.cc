@@ -162,6 +162,7 @@ struct ResolvedPart {
   std::vector<uint32_t> queued_outcome;
   std::vector<OrderKey> ordering;     ///< `queued` indexes into this part's `queued`
   std::vector<std::string_view> beyond_nanos;  ///< by queued index; empty when no time has such digits
+  std::vector<size_t> rejected, running;  ///< outcome indexes, in file order
 };
 
 /// Resolves entries one by one; several resolvers may share a directory
@@ -185,6 +186,7 @@ class Resolver {
   void Reject(JobOutcome* out, const JobEntry& entry, const char* reason, const std::string& message) {
     out->status = JobStatus::kRejected;
     out->reason = reason;
+    part_.rejected.push_back(static_cast<size_t>(out - outcomes_));
     // Readers already name the line of a problem with the whole entry. A
     // ClearML document may hold many tasks on a line: the column tells.
     const bool named = message.rfind("line ", 0) == 0;
@@ -211,6 +213,7 @@ class Resolver {
   const Directory& dir_;
   const ConfigNames& names_;
   ResolvedPart& part_;
+  JobOutcome* outcomes_ = nullptr;  ///< of the range being resolved
 };
 
 std::optional<uint32_t> Resolver::WorkerPool(const JobEntry& e, std::string* invalid) const {
@@ -302,6 +305,7 @@ void Resolver::PlaceTask(const JobEntry& e, const std::optional<QueueTarget>& vi
 void Resolver::Resolve(const std::vector<JobEntry>& entries, const std::vector<bool>& repeated, size_t from,
                        size_t to, JobOutcome* outcomes) {
   const ConfigNames& names = names_;
+  outcomes_ = outcomes;
   std::vector<OrderKey>& ordering = part_.ordering;
   std::vector<std::string_view>& beyond_nanos = part_.beyond_nanos;
   // Room for every entry after `from`: a part that later takes the next
@@ -398,6 +402,7 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries, const std::vector<b
       }
       if (!message.empty()) out.message = Keep(message);
       part_.holdings.push_back({*pool, policy, *holding});
+      part_.running.push_back(i);
       continue;
     }
 
@@ -485,6 +490,8 @@ void Join(ResolvedPart&& part, ResolvedPart* into) {
   append(into->queued, part.queued);
   append(into->queued_outcome, part.queued_outcome);
   append(into->holdings, part.holdings);
+  append(into->rejected, part.rejected);
+  append(into->running, part.running);
   into->text.Absorb(std::move(part.text));
 }
 
@@ -519,6 +526,8 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
   resolved.input.queued = std::move(first.queued);
   resolved.input.holdings = std::move(first.holdings);
   resolved.queued_outcome = std::move(first.queued_outcome);
+  resolved.rejected = std::move(first.rejected);
+  resolved.running = std::move(first.running);
   resolved.text.Absorb(std::move(first.text));
   return resolved;
 }

@@ -59,6 +59,8 @@ struct ResolvedJobs {
   std::vector<JobOutcome> outcomes;   ///< one per entry; queued ones still to be decided
   SchedulingInput input;              ///< config is left for the caller to set
   std::vector<uint32_t> queued_outcome; ///< per QueuedJob: its index in outcomes
+  /// Outcomes decided by resolution alone (their status stays), in file order.
+  std::vector<size_t> rejected, running;
 };
 
 }  // namespace rescfg

@@ -106,10 +106,8 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
     }
     report.pending.push_back(index);
   }
-  for (size_t i = 0; i < report.jobs.size(); ++i) {
-    if (report.jobs[i].status == JobStatus::kRejected) report.rejected.push_back(i);
-    if (report.jobs[i].status == JobStatus::kRunning) report.running.push_back(i);
-  }
+  report.rejected = std::move(resolved.rejected);
+  report.running = std::move(resolved.running);
   report.running_count = report.running.size();
   std::map<std::string_view, size_t> overfull;
   for (size_t x = 0; x < config.pools.size(); ++x) {
@@ -120,9 +118,9 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
     if (result.pool_in_use[x] > pool.resources) overfull.emplace(pool.name, x);
   }
   // Over-full pools are reported on each running job they hold.
-  for (auto& job : report.jobs) {
+  for (size_t i : report.running) {
     if (overfull.empty()) break;
-    if (job.status != JobStatus::kRunning) continue;
+    JobOutcome& job = report.jobs[i];
     auto it = overfull.find(*job.pool);
     if (it == overfull.end()) continue;
     AddNote(&report, &job,
