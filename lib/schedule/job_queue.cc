@@ -177,19 +177,34 @@ std::vector<JobQueue> Split(const std::vector<QueuedJob>& queued, Visit visit, c
                             std::vector<uint32_t>* unschedulable) {
   // Which queue each job joins, in visiting order; then each queue's list
   // in queue order, reserved to its size.
+  // Queues by (policy, profile): a flat table when the pairs are few
+  // enough (a configuration's policies times its profiles), else a map.
+  uint64_t policies = 0, profiles = 0;
+  visit([&](uint32_t job) {
+    policies = std::max<uint64_t>(policies, queued[job].policy + uint64_t(1));
+    profiles = std::max<uint64_t>(profiles, queued[job].profile + uint64_t(1));
+  });
+  constexpr uint64_t kFlatPairs = uint64_t(1) << 22;
+  std::vector<uint32_t> flat(policies * profiles <= kFlatPairs ? policies * profiles : 0, UINT32_MAX);
   std::unordered_map<uint64_t, uint32_t> index;
   std::vector<std::pair<uint32_t, uint32_t>> keys;
   std::vector<uint32_t> queue_of(queued.size(), UINT32_MAX), sizes;
   visit([&](uint32_t job) {
     const QueuedJob& j = queued[job];
     if (!schedulable(j)) return;
-    auto [it, added] = index.emplace((uint64_t(j.policy) << 32) | j.profile, static_cast<uint32_t>(keys.size()));
-    if (added) {
+    uint32_t* slot;
+    if (!flat.empty()) {
+      slot = &flat[j.policy * profiles + j.profile];
+    } else {
+      slot = &index.emplace((uint64_t(j.policy) << 32) | j.profile, UINT32_MAX).first->second;
+    }
+    if (*slot == UINT32_MAX) {
+      *slot = static_cast<uint32_t>(keys.size());
       keys.push_back({j.policy, j.profile});
       sizes.push_back(0);
     }
-    queue_of[job] = it->second;
-    ++sizes[it->second];
+    queue_of[job] = *slot;
+    ++sizes[*slot];
   });
   std::vector<std::vector<uint32_t>> jobs(keys.size());
   for (size_t q = 0; q < jobs.size(); ++q) jobs[q].reserve(sizes[q]);
