@@ -81,15 +81,18 @@ BENCHMARK(BM_SchedulingPass)
     ->Args({10'000, 2, 100})->Args({100'000, 2, 100})
     ->Unit(benchmark::kMillisecond);
 
+/// Args: queued jobs, threads (1: one pass; 2: two halves at once on
+/// inputs large enough).
 void BM_ResolveJobs(benchmark::State& state) {
   const Prepared& p = Get(static_cast<size_t>(state.range(0)), ReservationMode::kNone, 1000);
+  const ResolveThreads threads = state.range(1) == 1 ? ResolveThreads::kOne : ResolveThreads::kAuto;
   for (auto _ : state) {
-    ResolvedJobs resolved = ResolveJobs(p.config, p.entries);
+    ResolvedJobs resolved = ResolveJobs(p.config, p.entries, threads);
     benchmark::DoNotOptimize(resolved);
   }
   state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(p.entries.size()));
 }
-BENCHMARK(BM_ResolveJobs)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ResolveJobs)->Args({10'000, 2})->Args({100'000, 1})->Args({100'000, 2})->Unit(benchmark::kMillisecond);
 
 void LoadBench(benchmark::State& state, JobsFormat format) {
   const Prepared& p = Get(static_cast<size_t>(state.range(0)), ReservationMode::kNone, 1000);
@@ -117,6 +120,23 @@ void BM_RenderJsonLines(benchmark::State& state) {
   state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(report.jobs.size()));
 }
 BENCHMARK(BM_RenderJsonLines)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond);
+
+/// As written by `schedule -o`: pieces of about a megabyte to a sink, two
+/// threads rendering alternate pieces on large reports.
+void BM_RenderJsonLinesPieces(benchmark::State& state) {
+  const Prepared& p = Get(static_cast<size_t>(state.range(0)), ReservationMode::kNone, 1000);
+  ScheduleReport report = BuildSchedule(p.config, p.entries);
+  size_t bytes = 0;
+  for (auto _ : state) {
+    RenderSchedule(report, ScheduleFormat::kJsonLines, [&](std::string_view piece) {
+      bytes += piece.size();
+      return true;
+    });
+  }
+  benchmark::DoNotOptimize(bytes);
+  state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(report.jobs.size()));
+}
+BENCHMARK(BM_RenderJsonLinesPieces)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace rescfg::bench
