@@ -137,5 +137,40 @@ TEST(TwoThreads, WriteJsonLinesAsOne) {
   EXPECT_EQ(calls, 3u);
 }
 
+TEST(TwoThreads, FillInPendingJobsAsOne) {
+  // Every job of a StrictFIFO queue waits behind its head, which does not
+  // fit beside a running job; of the other queue's, 7 fit, the rest wait.
+  const Config config = testing::ConfigFromYaml(R"(
+apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools: [{name: a, resources: 8}]
+profiles:
+- {name: s, allotment: 8, queueing: StrictFIFO, links: [{pool: a}]}
+- {name: p, allotment: 1, links: [{pool: a}]}
+policies: [{name: Dev, profiles: [s, p]}]
+)");
+  std::string text;
+  for (size_t i = 0; i < 200000; ++i) {
+    text += "{\"id\": \"j" + std::to_string(i) + "\", \"policy\": \"Dev\", \"profile\": \"" + (i % 4 ? "s" : "p") +
+            "\"}\n";
+  }
+  text += R"({"id": "r", "policy": "Dev", "profile": "p", "state": "running", "pool": "a"})" "\n";
+  const ScheduleReport report = BuildSchedule(config, LoadJobsText(text, JobsFormat::kJsonLines, "jobs.jsonl", {}));
+  ASSERT_EQ(report.jobs.size(), 200001u);
+  ASSERT_EQ(report.assignments.size(), 7u);
+  ASSERT_EQ(report.pending.size(), 200000u - 7u);
+  // Listed once each, in queue order (file order here), each with its reason.
+  for (size_t k = 0; k < report.pending.size(); ++k) {
+    if (k > 0) ASSERT_LT(report.pending[k - 1], report.pending[k]) << k;
+    const JobOutcome& job = report.jobs[report.pending[k]];
+    ASSERT_EQ(job.status, JobStatus::kPending) << k;
+    ASSERT_TRUE(job.reason && job.message) << k;
+    if (report.pending[k] % 4 != 0 && report.pending[k] != 1) {
+      ASSERT_EQ(*job.reason, "fifo-blocked") << k;
+      ASSERT_TRUE(job.message->ends_with(" (j1)")) << *job.message;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace rescfg

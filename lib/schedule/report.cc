@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <string_view>
+#include <thread>
 
 #include "joined_thread.h"
 #include "jobs/resolve.h"
@@ -59,6 +60,37 @@ void FlagRunningJobs(const Config& config, const std::vector<Holding>& holdings,
   }
 }
 
+/// Pending jobs from this many on are filled in by two threads.
+constexpr size_t kParallelPending = size_t(1) << 16;
+
+/// Fills in pending jobs [from, to) of the pass's result: status, reason,
+/// message (the shared one, or one of their own kept in `text`) and their
+/// place in `report->pending`. Touches only their own outcomes.
+void FillPending(const SchedulingResult& result, const ResolvedJobs& resolved,
+                 const std::vector<std::string_view>& messages, size_t from, size_t to, ScheduleReport* report,
+                 TextArena* text) {
+  for (size_t k = from; k < to; ++k) {
+    const PendingJob& pending = result.pending[k];
+    const size_t index = resolved.queued_outcome[pending.job];
+    JobOutcome& out = report->jobs[index];
+    out.status = JobStatus::kPending;
+    out.reason = PendingReasonName(pending.reason);
+    if (!pending.blocked_by && !out.message) {
+      out.message = messages[pending.message];
+    } else {
+      std::string message(messages[pending.message]);
+      if (pending.blocked_by) {
+        const auto& blocker = report->jobs[resolved.queued_outcome[*pending.blocked_by]];
+        message += " (" + blocker.id.value_or("?") + ")";
+      }
+      // A fallback note from need resolution stays visible after the reason.
+      if (out.message) message += "; " + std::string(*out.message);
+      out.message = text->Keep(message);
+    }
+    report->pending[k] = index;
+  }
+}
+
 ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
   resolved.input.config = &config;
   SchedulingResult result = RunSchedulingPass(resolved.input);
@@ -86,25 +118,18 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
   std::vector<std::string_view> messages;
   messages.reserve(result.messages.size());
   for (const std::string& m : result.messages) messages.push_back(report.text.Keep(m));
-  report.pending.reserve(result.pending.size());
-  for (const PendingJob& pending : result.pending) {
-    size_t index = resolved.queued_outcome[pending.job];
-    JobOutcome& out = report.jobs[index];
-    out.status = JobStatus::kPending;
-    out.reason = PendingReasonName(pending.reason);
-    if (!pending.blocked_by && !out.message) {
-      out.message = messages[pending.message];
-    } else {
-      std::string message(messages[pending.message]);
-      if (pending.blocked_by) {
-        const auto& blocker = report.jobs[resolved.queued_outcome[*pending.blocked_by]];
-        message += " (" + blocker.id.value_or("?") + ")";
-      }
-      // A fallback note from need resolution stays visible after the reason.
-      if (out.message) message += "; " + std::string(*out.message);
-      out.message = report.text.Keep(message);
-    }
-    report.pending.push_back(index);
+  // Each pending job is its own outcome: for many, two threads share them
+  // (the second keeps its messages in an arena of its own).
+  const size_t waiting = result.pending.size();
+  report.pending.resize(waiting);
+  if (waiting >= kParallelPending && std::thread::hardware_concurrency() > 1) {
+    TextArena second_text;
+    JoinedThread second([&] { FillPending(result, resolved, messages, waiting / 2, waiting, &report, &second_text); });
+    FillPending(result, resolved, messages, 0, waiting / 2, &report, &report.text);
+    second.Join();
+    report.text.Absorb(std::move(second_text));
+  } else {
+    FillPending(result, resolved, messages, 0, waiting, &report, &report.text);
   }
   report.rejected = std::move(resolved.rejected);
   report.running = std::move(resolved.running);
