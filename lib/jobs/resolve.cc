@@ -27,7 +27,8 @@ struct QueueTarget {
 /// so the configuration must outlive the directory.
 struct Directory {
   explicit Directory(const Config& config)
-      : pools(config.pools.size()), profiles(config.profiles.size()), policies(config.policies.size()) {
+      : pools(config.pools.size()), profiles(config.profiles.size()), policies(config.policies.size()),
+        profile_count(config.profiles.size()), allowed(FlatPairs(config)) {
     for (uint32_t i = 0; i < config.pools.size(); ++i) pools.emplace(config.pools[i].name, i);
     for (uint32_t i = 0; i < config.profiles.size(); ++i) profiles.emplace(config.profiles[i].name, i);
     for (uint32_t i = 0; i < config.policies.size(); ++i) {
@@ -42,7 +43,11 @@ struct Directory {
           queue = default_queues.emplace_back(DefaultPolicyQueue(config.policies[i].name, entry.profile));
         }
         queues.emplace(queue, QueueTarget{i, *profile});
-        allowed.insert(Pair(i, *profile));
+        if (allowed.empty()) {
+          allowed_pairs.insert(Pair(i, *profile));
+        } else {
+          allowed[size_t(i) * profile_count + *profile] = true;
+        }
       }
     }
     // Pool and link queues (SPEC §2): each belongs to one pool; a ClearML
@@ -77,13 +82,23 @@ struct Directory {
     if (found == nullptr) return std::nullopt;
     return *found;
   }
-  bool Allowed(uint32_t policy, uint32_t profile) const { return allowed.count(Pair(policy, profile)) > 0; }
+  bool Allowed(uint32_t policy, uint32_t profile) const {
+    return allowed.empty() ? allowed_pairs.count(Pair(policy, profile)) > 0 : allowed[size_t(policy) * profile_count + profile];
+  }
   static uint64_t Pair(uint32_t policy, uint32_t profile) { return (uint64_t(policy) << 32) | profile; }
+  /// Above this many (policy, profile) pairs, the allowed ones are a set.
+  static constexpr size_t kFlatPairs = size_t(1) << 24;
+  static size_t FlatPairs(const Config& config) {
+    const size_t pairs = config.policies.size() * config.profiles.size();
+    return pairs <= kFlatPairs ? pairs : 0;
+  }
 
   std::deque<std::string> default_queues;  ///< stable addresses for the views below
   NameMap<uint32_t> pools, profiles, policies;
   NameMap<QueueTarget> queues;
-  std::unordered_set<uint64_t> allowed;  ///< Pair(policy, profile) the policy lists
+  size_t profile_count;
+  std::vector<bool> allowed;  ///< per policy, per profile: whether the policy lists it (empty: see the set)
+  std::unordered_set<uint64_t> allowed_pairs;  ///< Pair(policy, profile) for very large configurations
   NameMap<uint32_t> pool_queues;     ///< pool and link queues: their pool
   NameMap<uint32_t> queue_profiles;  ///< pool and link queues: index into served_by
   std::vector<std::vector<uint32_t>> served_by;
