@@ -21,7 +21,7 @@ void Populate(char* begin, char* end, size_t page) {
   if (begin >= end) return;
   if (::madvise(begin, static_cast<size_t>(end - begin), MADV_POPULATE_WRITE) == 0) return;
   // An older kernel: touch each page, writing back what it holds.
-  for (volatile char* p = begin; p < end; p += page) *p = *p;
+  for (auto* p = reinterpret_cast<volatile unsigned char*>(begin); p < reinterpret_cast<unsigned char*>(end); p += page) *p = *p;
 }
 
 }  // namespace
