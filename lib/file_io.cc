@@ -1,13 +1,13 @@
 #include "file_io.h"
 
-#include "prefault.h"
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "prefault.h"
 
 namespace rescfg {
 

@@ -3,6 +3,7 @@
 /// out of scope (so an early return or an exception never leaves it
 /// running), and whose exception Join() rethrows on the caller's thread.
 
+#include <cstddef>
 #include <exception>
 #include <thread>
 #include <utility>
@@ -36,5 +37,23 @@ class JoinedThread {
   std::exception_ptr failure_;  ///< before thread_: set up before the work starts
   std::thread thread_;
 };
+
+/// Runs `work(half, from, to)` over the two halves of [0, n), the second on
+/// a thread of its own, when n is at least `parallel_from` and there is a
+/// second core; else `work(0, 0, n)` on this thread alone. The halves must
+/// be independent: `half` (0 or 1) tells each what it may write to.
+/// Returns whether it split.
+template <typename Work>
+bool SplitAcrossCores(size_t n, size_t parallel_from, Work work) {
+  if (n < parallel_from || n < 2 || std::thread::hardware_concurrency() < 2) {
+    work(size_t(0), size_t(0), n);
+    return false;
+  }
+  const size_t middle = n / 2;
+  JoinedThread second([&] { work(size_t(1), middle, n); });
+  work(size_t(0), size_t(0), middle);
+  second.Join();
+  return true;
+}
 
 }  // namespace rescfg

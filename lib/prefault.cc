@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cstdint>
-#include <thread>
 
 #include "joined_thread.h"
 
@@ -21,7 +20,8 @@ void Populate(char* begin, char* end, size_t page) {
   if (begin >= end) return;
   if (::madvise(begin, static_cast<size_t>(end - begin), MADV_POPULATE_WRITE) == 0) return;
   // An older kernel: touch each page, writing back what it holds.
-  for (auto* p = reinterpret_cast<volatile unsigned char*>(begin); p < reinterpret_cast<unsigned char*>(end); p += page) *p = *p;
+  auto* const stop = reinterpret_cast<unsigned char*>(end);
+  for (auto* p = reinterpret_cast<volatile unsigned char*>(begin); p < stop; p += page) *p = *p;
 }
 
 }  // namespace
@@ -32,14 +32,11 @@ void Prefault(void* data, size_t bytes) {
   const auto first = reinterpret_cast<uintptr_t>(data);
   char* begin = reinterpret_cast<char*>((first + page - 1) / page * page);
   char* end = reinterpret_cast<char*>((first + bytes) / page * page);
-  if (std::thread::hardware_concurrency() < 2) {
-    Populate(begin, end, page);
-    return;
-  }
-  char* middle = begin + (end - begin) / 2 / static_cast<ptrdiff_t>(page) * static_cast<ptrdiff_t>(page);
-  JoinedThread second([&] { Populate(middle, end, page); });
-  Populate(begin, middle, page);
-  second.Join();
+  // By whole pages: n pages from `begin`, the two halves at once.
+  const size_t pages = static_cast<size_t>(end - begin) / page;
+  SplitAcrossCores(pages, 2, [&](size_t, size_t from, size_t to) {
+    Populate(begin + from * page, begin + to * page, page);
+  });
 }
 
 }  // namespace rescfg

@@ -1,7 +1,5 @@
 #include "jobs/repeated_ids.h"
 
-#include <thread>
-
 #include "jobs/name_map.h"
 #include "joined_thread.h"
 
@@ -18,26 +16,16 @@ std::vector<bool> RepeatedIds(const std::vector<JobEntry>& entries) {
   const size_t n = entries.size();
   std::vector<uint64_t> hashes(n);
   // Hashing reads every entry once: for many, two threads share it.
-  auto hash = [&](size_t from, size_t to) {
-    size_t ids = 0;
+  size_t half_ids[2] = {0, 0};
+  SplitAcrossCores(n, kParallelIds, [&](size_t half, size_t from, size_t to) {
     for (size_t i = from; i < to; ++i) {
       if (entries[i].id && !entries[i].id->empty()) {
         hashes[i] = HashText(*entries[i].id);
-        ++ids;
+        ++half_ids[half];
       }
     }
-    return ids;
-  };
-  size_t ids = 0;
-  if (n >= kParallelIds && std::thread::hardware_concurrency() > 1) {
-    size_t second_ids = 0;
-    JoinedThread second([&] { second_ids = hash(n / 2, n); });
-    ids = hash(0, n / 2);
-    second.Join();
-    ids += second_ids;
-  } else {
-    ids = hash(0, n);
-  }
+  });
+  const size_t ids = half_ids[0] + half_ids[1];
   size_t capacity = 16;
   while (capacity < 2 * ids) capacity *= 2;
   const size_t mask = capacity - 1;

@@ -1,6 +1,7 @@
 #include "jobs/resolve.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <string_view>
@@ -523,19 +524,15 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
   const size_t n = entries.size();
   ResizePrefaulted(&resolved.outcomes, n);
   JobOutcome* outcomes = resolved.outcomes.data();
-  ResolvedPart first;
-  if (threads == ResolveThreads::kAuto && n >= kParallelEntries && std::thread::hardware_concurrency() > 1) {
-    // Entries are independent once repeated ids are known: the second half
-    // is resolved beside the first and joined after it, as if in one pass.
-    const size_t half = n / 2;
-    ResolvedPart second;
-    JoinedThread worker([&] { Resolver(config, dir, resolved.names, &second).Resolve(entries, repeated, half, n, outcomes); });
-    Resolver(config, dir, resolved.names, &first).Resolve(entries, repeated, 0, half, outcomes);
-    worker.Join();
-    Join(std::move(second), &first);
-  } else {
-    Resolver(config, dir, resolved.names, &first).Resolve(entries, repeated, 0, n, outcomes);
-  }
+  // Entries are independent once repeated ids are known: the second half
+  // is resolved beside the first and joined after it, as if in one pass.
+  ResolvedPart parts[2];
+  const size_t parallel_from = threads == ResolveThreads::kAuto ? kParallelEntries : SIZE_MAX;
+  const bool split = SplitAcrossCores(n, parallel_from, [&](size_t half, size_t from, size_t to) {
+    Resolver(config, dir, resolved.names, &parts[half]).Resolve(entries, repeated, from, to, outcomes);
+  });
+  ResolvedPart& first = parts[0];
+  if (split) Join(std::move(parts[1]), &first);
   SortByQueueOrder(&first.ordering, first.beyond_nanos);
   for (uint32_t rank = 0; rank < first.ordering.size(); ++rank) first.queued[first.ordering[rank].queued].queue_order = rank;
   resolved.input.queued = std::move(first.queued);

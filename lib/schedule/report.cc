@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <string_view>
-#include <thread>
 
 #include "joined_thread.h"
 #include "jobs/resolve.h"
@@ -128,15 +127,11 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
   // (the second keeps its messages in an arena of its own).
   const size_t waiting = result.pending.size();
   report.pending.resize(waiting);
-  if (waiting >= kParallelPending && std::thread::hardware_concurrency() > 1) {
-    TextArena second_text;
-    JoinedThread second([&] { FillPending(result, resolved, messages, waiting / 2, waiting, &report, &second_text); });
-    FillPending(result, resolved, messages, 0, waiting / 2, &report, &report.text);
-    second.Join();
-    report.text.Absorb(std::move(second_text));
-  } else {
-    FillPending(result, resolved, messages, 0, waiting, &report, &report.text);
-  }
+  TextArena second_text;
+  SplitAcrossCores(waiting, kParallelPending, [&](size_t half, size_t from, size_t to) {
+    FillPending(result, resolved, messages, from, to, &report, half == 0 ? &report.text : &second_text);
+  });
+  report.text.Absorb(std::move(second_text));
   report.rejected = std::move(resolved.rejected);
   report.running = std::move(resolved.running);
   report.running_count = report.running.size();
