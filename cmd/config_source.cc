@@ -114,7 +114,7 @@ std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* la
 }
 
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vector<std::string>& param_paths,
-                                       clearml::QueueList* queues) {
+                                       clearml::QueueList* queues, const Config* resolve_against) {
   const bool clearml = source.format == "clearml";
   if (!clearml && !source.clearml_workers.empty()) {
     spdlog::error("--clearml-workers is read only with --jobs-format clearml");
@@ -132,7 +132,8 @@ std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vect
   clearml::QueueList queue_list;
   if (clearml) {
     clearml::Snapshot snapshot =
-        clearml::LoadClearmlSnapshot({source.file, source.clearml_queues, source.clearml_workers}, param_paths);
+        clearml::LoadClearmlSnapshot({source.file, source.clearml_queues, source.clearml_workers}, param_paths,
+                                     resolve_against);
     LogFindings(snapshot.findings);
     if (snapshot.unusable) return std::nullopt;
     jobs = std::move(snapshot.jobs);
@@ -146,7 +147,7 @@ std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vect
     std::optional<JobsFormat> format;
     if (source.format == "yaml") format = JobsFormat::kYaml;
     if (source.format == "jsonl") format = JobsFormat::kJsonLines;
-    jobs = LoadJobsFile(source.file, format, param_paths);
+    jobs = LoadJobsFile(source.file, format, param_paths, resolve_against);
     LogFindings(jobs.findings);
     if (jobs.unusable) return std::nullopt;
   }
@@ -156,6 +157,11 @@ std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vect
 
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config, clearml::QueueList* queues) {
   return LoadJobsFrom(source, DynamicParameterPaths(config), queues);
+}
+
+std::optional<LoadedJobs> LoadJobsToSchedule(const JobsSource& source, const Config& config,
+                                             clearml::QueueList* queues) {
+  return LoadJobsFrom(source, DynamicParameterPaths(config), queues, &config);
 }
 
 }  // namespace rescfg::cmd

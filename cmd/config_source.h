@@ -28,9 +28,13 @@ std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* la
 /// (by default those of `config`). `queues`, when given, receives the
 /// --clearml-queues file whatever the jobs format (for --format clearml).
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vector<std::string>& param_paths,
-                                       clearml::QueueList* queues = nullptr);
+                                       clearml::QueueList* queues = nullptr, const Config* resolve_against = nullptr);
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config,
                                        clearml::QueueList* queues = nullptr);
+/// As LoadJobsFrom, for BuildSchedule: JSON Lines entries are resolved as
+/// they are read (LoadJobsFile with a configuration).
+std::optional<LoadedJobs> LoadJobsToSchedule(const JobsSource& source, const Config& config,
+                                             clearml::QueueList* queues);
 
 /// Logs findings as "file:line:col: severity[code]: message (hint)".
 void LogFindings(const std::vector<Finding>& findings);

@@ -18,7 +18,7 @@ int RunSchedule(const ScheduleOptions& options) {
   if (!config) return kExitUnusable;
   const bool requests = options.format == "clearml";
   clearml::QueueList queues;  // --format clearml: the queues' IDs
-  auto jobs = LoadJobsFrom(options.jobs, *config, requests ? &queues : nullptr);
+  auto jobs = LoadJobsToSchedule(options.jobs, *config, requests ? &queues : nullptr);
   if (!jobs) return kExitUnusable;
   ScheduleReport report = BuildSchedule(*config, std::move(*jobs));
   ScheduleFormat format = options.format == "json"    ? ScheduleFormat::kJson

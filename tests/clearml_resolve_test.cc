@@ -19,6 +19,7 @@
 #include "jobs/resolve.h"
 #include "output/schedule_output.h"
 #include "schedule/report.h"
+#include "support/same_resolution.h"
 #include "support/scenario_text.h"
 
 namespace rescfg::clearml {
@@ -288,6 +289,83 @@ RC_GTEST_PROP(ClearmlQueueOrder, ListedThenTimedThenTheRest, ()) {
   });
   for (size_t rank = 0; rank < want.size(); ++rank) {
     RC_ASSERT(r.input.queued[static_cast<size_t>(want[rank])].queue_order == rank);
+  }
+}
+
+/// One task of a large snapshot; `i` picks the kind: queued in policy
+/// queues (two listed in their queue's `entries`), dynamic, running by a
+/// link or pool queue or by the worker that runs it, and rejected ones.
+/// `repeat` makes every 1000th task reuse an earlier id.
+std::string LargeTask(int i, bool repeat) {
+  const std::string id = repeat && i % 1000 == 999 ? "t" + std::to_string(i / 2) : "t" + std::to_string(i);
+  const std::string time = R"(, "status_changed": "2026-11-29T10:00:0)" + std::to_string(i % 5) + R"(Z")";
+  auto task = [&](const std::string& task_id, const std::string& status, const std::string& queue,
+                  const std::string& extra) {
+    return R"({"id": ")" + task_id + R"(", "name": "n)" + std::to_string(i) + R"(", "status": ")" + status +
+           R"(", "execution": {"queue": {"name": ")" + queue + R"("}}, "comment": ")" + std::string(40, '.') + '"' + extra + "}";
+  };
+  switch (i % 11) {
+    case 0: return task(id, "queued", "dev-p", time);
+    case 1: return task(id, "queued", "dev-q", "");
+    case 2: return task(id, "queued", "dev-d", R"(, "hyperparams": {"Args": {"gpus": {"value": ")" + std::to_string(i % 4) + R"("}}})" + time);
+    case 3: return task(id, "in_progress", "a-2gpu", "");
+    case 4: return task(id, "in_progress", "b-pool", "");
+    case 5: return task(id, "queued", "nobody", time);
+    case 6: return task(id, "stopped", "dev-p", "");
+    case 7: return i == 7 ? task("listed-1", "queued", "dev-q", "") : i == 18 ? task("listed-2", "queued", "dev-q", "")
+                          : i == 29 ? task("run-a", "in_progress", "dev-p", "") : task(id, "queued", "dev-p", "");
+    case 8: return task(id, "in_progress", "dev-p", "");  // no worker runs it
+    case 9: return R"({"id": ")" + id + R"(", "status": "queued"})";
+    default: return task(id, "queued", "dev-r", R"(, "status_changed": 7)");
+  }
+}
+
+/// Tasks resolved as they are parsed give what resolving the entries gives,
+/// in each form (a response, an array, JSON Lines), read in two halves
+/// (8 MB or more) or whole; with a repeated id the entries are kept.
+TEST(ClearmlResolve, WhileParsingAsAfterParsing) {
+  const QueueList queues = ReadQueuesText(kQueues, "queues.json");
+  const WorkerList workers = ReadWorkersText(kWorkers, "workers.json");
+  const Companions companions{&queues, &workers};
+  LoadedConfig loaded = LoadConfigText(kConfig, "config.yaml");
+  ASSERT_TRUE(loaded.config);
+  Config config = *loaded.config;
+  ApplyDefaults(config);
+  const std::vector<std::string> paths = DynamicParameterPaths(config);
+  for (const int tasks : {70000, 2000}) {
+    for (const bool repeat : {false, true}) {
+      std::string lines, array = "[";
+      for (int i = 0; i < tasks; ++i) {
+        lines += LargeTask(i, repeat) + "\n";
+        array += (i ? ",\n" : "") + LargeTask(i, repeat);
+      }
+      array += "]";
+      ASSERT_TRUE(tasks < 10000 || lines.size() > (size_t(8) << 20));
+      for (const std::string& text : {lines, array, R"({"meta": {}, "data": {"tasks": )" + array + "}}"}) {
+        SCOPED_TRACE(std::to_string(tasks) + (repeat ? " tasks, an id repeats, " : " tasks, ") + text.substr(0, 9));
+        const LoadedJobs read = LoadClearmlTasksText(text, "tasks.json", companions, paths);
+        const LoadedJobs resolved =
+            LoadClearmlTasksText(text, "tasks.json", [&] { return companions; }, paths, &config);
+        ASSERT_FALSE(read.unusable);
+        ASSERT_FALSE(resolved.unusable);
+        EXPECT_EQ(read.findings.size(), resolved.findings.size());
+        const ResolvedJobs after = ResolveJobs(config, read.entries);
+        size_t status[4] = {0, 0, 0, 0};
+        for (const JobOutcome& o : after.outcomes) ++status[static_cast<int>(o.status)];
+        EXPECT_GT(status[static_cast<int>(JobStatus::kPending)], size_t(tasks) / 5);
+        EXPECT_GT(status[static_cast<int>(JobStatus::kRunning)], size_t(tasks) / 10);
+        EXPECT_GT(status[static_cast<int>(JobStatus::kRejected)], size_t(tasks) / 5);
+        if (repeat) {
+          ASSERT_FALSE(resolved.resolved);
+          ASSERT_EQ(resolved.entries.size(), read.entries.size());
+          testing::ExpectSameResolution(after, ResolveJobs(config, resolved.entries));
+        } else {
+          ASSERT_TRUE(resolved.resolved);
+          EXPECT_TRUE(resolved.entries.empty());
+          testing::ExpectSameResolution(after, *resolved.resolved);
+        }
+      }
+    }
   }
 }
 

@@ -5,7 +5,8 @@
 
 namespace rescfg::clearml {
 
-Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::string>& param_paths) {
+Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::string>& param_paths,
+                             const Config* resolve_against) {
   Snapshot snapshot;
   // The companions are read on a thread of their own while the tasks file
   // is read and its tasks are found; the tasks' parse waits for them.
@@ -20,7 +21,7 @@ Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::
     if (snapshot.queues.unusable || snapshot.workers.unusable) return {};
     return {files.queues.empty() ? nullptr : &snapshot.queues, files.workers.empty() ? nullptr : &snapshot.workers};
   };
-  snapshot.jobs = LoadClearmlTasksFile(files.tasks, ready, param_paths);
+  snapshot.jobs = LoadClearmlTasksFile(files.tasks, ready, param_paths, resolve_against);
   reader.Join();  // also when the tasks file was unusable before it needed them
   for (const auto* part : {&snapshot.jobs.findings, &snapshot.queues.findings, &snapshot.workers.findings}) {
     snapshot.findings.insert(snapshot.findings.end(), part->begin(), part->end());

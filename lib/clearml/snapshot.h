@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "clearml/queues.h"
+#include "config/model.h"
 #include "clearml/workers.h"
 #include "jobs/job.h"
 
@@ -27,6 +28,9 @@ struct Snapshot {
   bool unusable = false;
 };
 
-Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::string>& param_paths);
+/// With `resolve_against`, the tasks are resolved as they are read (see
+/// ReadClearmlTasks).
+Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::string>& param_paths,
+                             const Config* resolve_against = nullptr);
 
 }  // namespace rescfg::clearml

@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -11,6 +13,8 @@
 #include "input_limits.h"
 #include "jobs/job_fields.h"
 #include "jobs/json_lines.h"
+#include "jobs/resolve.h"
+#include "joined_thread.h"
 #include "prefault.h"
 #include "jobs/json_values.h"
 
@@ -324,11 +328,15 @@ struct TaskSpan {
 /// it is checked.
 class DocumentReader {
  public:
-  DocumentReader(std::string_view text, const ParamQuery& query, const CompanionsReady& ready, LoadedJobs* out)
-      : text_(text), scan_(text), query_(query), ready_(ready), out_(out) {}
+  /// With `resolve_against`, the tasks are resolved as they are parsed.
+  DocumentReader(std::string_view text, const ParamQuery& query, const CompanionsReady& ready, LoadedJobs* out,
+                 const Config* resolve_against)
+      : text_(text), scan_(text), query_(query), ready_(ready), out_(out), resolve_against_(resolve_against) {}
 
   /// False when the document is unusable (the finding is in `out`).
   bool Read();
+  /// Whether resolving as it parsed found a repeated id (ResolutionAsRead).
+  bool repeated() const { return repeated_; }
 
  private:
   bool Response();
@@ -352,6 +360,8 @@ class DocumentReader {
   const ParamQuery& query_;
   const CompanionsReady& ready_;
   LoadedJobs* out_;
+  const Config* resolve_against_;
+  bool repeated_ = false;
   std::vector<TaskSpan> spans_;
   od::parser parser_;  ///< for the values that are not tasks
   std::string copy_;
@@ -508,8 +518,38 @@ bool DocumentReader::ParseTasks() {
   Failure first, second;
   const Lookups lookups(ready_(), out_);  // the companions were read meanwhile
   TaskParser parser(query_, lookups, &JobsArena(out_));
-  if (text_.size() >= json::kParallelBytes && spans_.size() >= 2 && std::thread::hardware_concurrency() > 1) {
-    const size_t half = spans_.size() / 2;
+  const bool split = text_.size() >= json::kParallelBytes && spans_.size() >= 2 && std::thread::hardware_concurrency() > 1;
+  const size_t half = split ? spans_.size() / 2 : spans_.size();
+  if (resolve_against_ != nullptr) {
+    // Each half a batch at a time, resolved at once (ResolutionAsRead).
+    ResolutionAsRead resolution(*resolve_against_, spans_.size(), half);
+    auto read = [&](size_t which, size_t from, size_t to, TaskParser& reader, Failure* failure) {
+      std::vector<JobEntry> batch(json::kBatchEntries);
+      for (size_t at = from; at < to && failure->task == SIZE_MAX; at += batch.size()) {
+        const size_t end = std::min(to, at + batch.size());
+        for (size_t k = 0; k < end - at; ++k) batch[k] = JobEntry();
+        resolution.Resolve(which, batch.data(), parse(at, end, reader, batch.data(), at, failure));
+      }
+    };
+    TextArena second_arena;
+    {
+      JoinedThread worker([&] {
+        if (!split) return;
+        TaskParser second_parser(query_, lookups, &second_arena);
+        read(1, half, spans_.size(), second_parser, &second);
+      });
+      read(0, 0, half, parser, &first);
+      worker.Join();
+    }
+    JobsArena(out_).Absorb(std::move(second_arena));
+    if (first.task == SIZE_MAX && second.task == SIZE_MAX) {
+      if (auto resolved = std::move(resolution).Finish()) {
+        out_->resolved = std::make_shared<ResolvedJobs>(std::move(*resolved));
+      } else {
+        repeated_ = true;
+      }
+    }
+  } else if (split) {
     json::InTwoHalves(
         out_, half, spans_.size() - half, [&](JobEntry* slots) { return parse(0, half, parser, slots, base, &first); },
         [&](TextArena* arena, JobEntry* slots, size_t first_number) {
@@ -541,25 +581,45 @@ bool LooksLikeResponse(std::string_view text) {
 }  // namespace
 
 void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Companions& companions, LoadedJobs* out) {
-  ReadClearmlTasks(text, query, [&] { return companions; }, out);
+  ReadClearmlTasks(text, query, [&] { return companions; }, out, nullptr);
 }
 
-void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const CompanionsReady& ready, LoadedJobs* out) {
+void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const CompanionsReady& ready, LoadedJobs* out,
+                      const Config* resolve_against) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
   const size_t entries_before = out->entries.size();
+  const size_t findings_before = out->findings.size();
   JsonScanner scan(text);
   scan.SkipSpace();
   if (scan.AtEnd()) return;  // no tasks
   const char first = scan.Peek();
+  bool repeated = false;  // resolving while reading met a repeated id
   if (first == '[' || (first == '{' && LooksLikeResponse(text))) {
-    if (!DocumentReader(text, query, ready, out).Read()) {
+    DocumentReader reader(text, query, ready, out, resolve_against);
+    if (!reader.Read()) {
       out->entries.resize(entries_before);
+      out->resolved.reset();
       out->unusable = true;
       return;
     }
+    repeated = reader.repeated();
   } else if (first == '{') {
     const Lookups lookups(ready(), out);
-    json::ReadEntryLines(text, out, [&](TextArena* arena) { return TaskParser(query, lookups, arena); });
+    auto make_reader = [&](TextArena* arena) { return TaskParser(query, lookups, arena); };
+    if (resolve_against == nullptr) {
+      json::ReadEntryLines(text, out, make_reader);
+    } else {
+      std::optional<ResolutionAsRead> resolution;
+      json::ReadAndResolveEntryLines(
+          text, out, make_reader, [](auto&, auto*) {},
+          [&](size_t room, size_t second_from) { resolution.emplace(*resolve_against, room, second_from); },
+          [&](size_t half, const JobEntry* entries, size_t count) { resolution->Resolve(half, entries, count); });
+      if (auto resolved = std::move(*resolution).Finish()) {
+        out->resolved = std::make_shared<ResolvedJobs>(std::move(*resolved));
+      } else {
+        repeated = true;
+      }
+    }
   } else {
     out->unusable = true;
     out->findings.push_back({"bad-shape", Severity::kError, out->file, scan.Here(), "",
@@ -569,26 +629,30 @@ void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Comp
                              ""});
     return;
   }
+  if (repeated) {  // read again, entries kept this time
+    out->findings.resize(findings_before);
+    ReadClearmlTasks(text, query, ready, out, nullptr);
+  }
 }
 
 LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const CompanionsReady& ready,
-                                const std::vector<std::string>& param_paths) {
+                                const std::vector<std::string>& param_paths, const Config* resolve_against) {
   LoadedJobs result;
   result.file = file;
   result.text = std::make_shared<JobsText>();
   result.text->source = std::move(text);
   const ParamQuery query(param_paths);
-  ReadClearmlTasks(result.text->source, query, ready, &result);
+  ReadClearmlTasks(result.text->source, query, ready, &result, resolve_against);
   return result;
 }
 
 LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const Companions& companions,
                                 const std::vector<std::string>& param_paths) {
-  return LoadClearmlTasksText(std::move(text), file, [&] { return companions; }, param_paths);
+  return LoadClearmlTasksText(std::move(text), file, [&] { return companions; }, param_paths, nullptr);
 }
 
 LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& ready,
-                                const std::vector<std::string>& param_paths) {
+                                const std::vector<std::string>& param_paths, const Config* resolve_against) {
   std::string error;
   std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes);
   LoadedJobs result;
@@ -598,11 +662,12 @@ LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& 
     result.findings.push_back({"unreadable", Severity::kError, result.file, {}, "", error, ""});
     return result;
   }
-  result = LoadClearmlTasksText(std::move(*text), DisplayName(path), ready, param_paths);
-  if (result.entries.size() > CurrentLimits().jobs_entries) {
+  result = LoadClearmlTasksText(std::move(*text), DisplayName(path), ready, param_paths, resolve_against);
+  const size_t tasks = result.resolved ? result.resolved->outcomes.size() : result.entries.size();
+  if (tasks > CurrentLimits().jobs_entries) {
     result.unusable = true;
     result.findings.push_back({"too-many-jobs", Severity::kError, result.file, {}, "",
-                               "the file has " + std::to_string(result.entries.size()) +
+                               "the file has " + std::to_string(tasks) +
                                    " tasks, more than the limit of " + std::to_string(CurrentLimits().jobs_entries),
                                "split the snapshot, or raise RESCFG_MAX_JOBS"});
   }

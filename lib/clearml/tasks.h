@@ -10,6 +10,7 @@
 
 #include "clearml/queues.h"
 #include "clearml/workers.h"
+#include "config/model.h"
 #include "jobs/job.h"
 #include "jobs/params.h"
 
@@ -40,17 +41,22 @@ using CompanionsReady = std::function<Companions()>;
 /// an `{id, name}` object) is its `queue`; `status_changed` stands in
 /// `enqueued`, and the place in its queue's `entries` in `queue_rank`;
 /// `hyperparams`, `configuration` and `runtime` are the roots of `params`.
+///
+/// With `resolve_against`, the tasks are resolved against that
+/// configuration as they are parsed, and `out` holds `resolved` instead of
+/// entries (as LoadJobsFile with a configuration).
 void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Companions& companions, LoadedJobs* out);
-void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const CompanionsReady& ready, LoadedJobs* out);
+void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const CompanionsReady& ready, LoadedJobs* out,
+                      const Config* resolve_against = nullptr);
 
 /// Reads a snapshot from text (kept in the result).
 LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const Companions& companions,
                                 const std::vector<std::string>& param_paths);
 LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const CompanionsReady& ready,
-                                const std::vector<std::string>& param_paths);
+                                const std::vector<std::string>& param_paths, const Config* resolve_against = nullptr);
 
 /// Reads a snapshot file ("-" is standard input).
 LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& ready,
-                                const std::vector<std::string>& param_paths);
+                                const std::vector<std::string>& param_paths, const Config* resolve_against = nullptr);
 
 }  // namespace rescfg::clearml

@@ -79,9 +79,14 @@ struct JobsText {
   std::deque<TaskWorker> workers;  ///< ClearML: what entries' `worker` points to
 };
 
+struct ResolvedJobs;
+
 struct LoadedJobs {
   std::string file;
   std::vector<JobEntry> entries;
+  /// Set instead of `entries` when the jobs were resolved as they were read
+  /// (LoadJobsFile with a configuration).
+  std::shared_ptr<ResolvedJobs> resolved;
   std::vector<Finding> findings;  ///< why the file is unusable, if it is
   bool unusable = false;          ///< unreadable, YAML syntax error, wrong kind (exit 2)
   std::shared_ptr<JobsText> text;  ///< keeps the entries' text alive

@@ -38,15 +38,14 @@ inline bool IsBlank(std::string_view line) {
   return true;
 }
 
-/// Reads the lines of [begin, end) into `slots` (room for one entry per
-/// line), numbering lines from `first_line` and entries from `first_entry`
-/// + 1; returns how many entries it filled. `limit` is the end of the whole
-/// text: lines are parsed in place when the parser's padding fits before it
-/// (the following lines provide it); the others are copied.
-/// `reader.ReadLine(ParseSpan, JobEntry*)` fills each entry.
-template <typename Reader>
-size_t ReadLineRange(const char* begin, const char* end, const char* limit, int first_line, size_t first_entry,
-                     Reader& reader, JobEntry* slots) {
+/// Calls `read(line, entry_number, line_number)` for each non-blank line
+/// of [begin, end), numbering lines from `first_line` and entries from
+/// `first_entry` + 1; returns how many it read. `limit` is the end of the
+/// whole text: lines are parsed in place when the parser's padding fits
+/// before it (the following lines provide it); the others are copied.
+template <typename Read>
+size_t ForEachEntryLine(const char* begin, const char* end, const char* limit, int first_line, size_t first_entry,
+                        Read read) {
   std::string tail_copy;
   int line_number = first_line - 1;
   size_t filled = 0;
@@ -56,11 +55,51 @@ size_t ReadLineRange(const char* begin, const char* end, const char* limit, int 
     std::string_view line(start, (newline ? newline : end) - start);
     start = newline ? newline + 1 : end;
     if (IsBlank(line)) continue;
-    JobEntry& entry = slots[filled++];
-    entry.entry = first_entry + filled;
-    entry.mark = {line_number, 1};
-    reader.ReadLine(PaddedSpan(line, limit, &tail_copy), &entry);
+    read(PaddedSpan(line, limit, &tail_copy), first_entry + ++filled, line_number);
   }
+  return filled;
+}
+
+/// Reads the lines of [begin, end) into `slots` (room for one entry per
+/// line), as ForEachEntryLine numbers them; returns how many entries it
+/// filled. `reader.ReadLine(ParseSpan, JobEntry*)` fills each entry.
+template <typename Reader>
+size_t ReadLineRange(const char* begin, const char* end, const char* limit, int first_line, size_t first_entry,
+                     Reader& reader, JobEntry* slots) {
+  JobEntry* slot = slots;
+  return ForEachEntryLine(begin, end, limit, first_line, first_entry, [&](ParseSpan line, size_t number, int line_number) {
+    JobEntry& entry = *slot++;
+    entry.entry = number;
+    entry.mark = {line_number, 1};
+    reader.ReadLine(line, &entry);
+  });
+}
+
+/// Entries a reader hands over at a time when resolving as it reads: few
+/// enough to stay in the caches between reading and resolving.
+inline constexpr size_t kBatchEntries = 128;
+
+/// Reads the lines of [begin, end) as ReadLineRange does, a batch at a
+/// time, and hands each batch to `take(entries, count)`; the entries are
+/// reused after it returns. Returns how many entries it read.
+template <typename Reader, typename Take>
+size_t ReadLineBatches(const char* begin, const char* end, const char* limit, int first_line, size_t first_entry,
+                       Reader& reader, Take take) {
+  std::vector<JobEntry> batch(kBatchEntries);
+  size_t in_batch = 0;
+  const size_t filled =
+      ForEachEntryLine(begin, end, limit, first_line, first_entry, [&](ParseSpan line, size_t number, int line_number) {
+        JobEntry& entry = batch[in_batch++];
+        entry = JobEntry();
+        entry.entry = number;
+        entry.mark = {line_number, 1};
+        reader.ReadLine(line, &entry);
+        if (in_batch == batch.size()) {
+          take(static_cast<const JobEntry*>(batch.data()), in_batch);
+          in_batch = 0;
+        }
+      });
+  if (in_batch > 0) take(static_cast<const JobEntry*>(batch.data()), in_batch);
   return filled;
 }
 
@@ -93,6 +132,21 @@ void InTwoHalves(LoadedJobs* out, size_t first_room, size_t second_room, First f
   JobsArena(out).Absorb(std::move(second_arena));
 }
 
+/// Where the second half of `text` starts when it is read by two
+/// threads: after the newline past its middle; null when it is read whole.
+inline const char* SecondHalf(std::string_view text) {
+  if (text.size() < kParallelBytes || std::thread::hardware_concurrency() < 2) return nullptr;
+  const char* const end = text.data() + text.size();
+  const char* middle = static_cast<const char*>(std::memchr(text.data() + text.size() / 2, '\n', text.size() / 2));
+  if (middle != nullptr) ++middle;  // the second half starts after a newline
+  return middle == end ? nullptr : middle;
+}
+
+inline std::string_view WithoutByteOrderMark(std::string_view text) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
+  return text;
+}
+
 /// Appends one entry per non-blank line of `text` to `out->entries`, read
 /// by readers made by `make_reader(TextArena*)`. Lines are independent, so
 /// text of 8 MB or more is read as two halves on two threads, each with its
@@ -101,16 +155,11 @@ void InTwoHalves(LoadedJobs* out, size_t first_room, size_t second_room, First f
 /// gathered over all lines.
 template <typename MakeReader, typename Done>
 void ReadEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_reader, Done done) {
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
+  text = WithoutByteOrderMark(text);
   const char* const end = text.data() + text.size();
   const size_t base = out->entries.size();
   TextArena& arena = JobsArena(out);
-  const char* middle = nullptr;
-  if (text.size() >= kParallelBytes && std::thread::hardware_concurrency() > 1) {
-    middle = static_cast<const char*>(std::memchr(text.data() + text.size() / 2, '\n', text.size() / 2));
-    if (middle != nullptr) ++middle;  // the second half starts after a newline
-    if (middle == end) middle = nullptr;
-  }
+  const char* const middle = SecondHalf(text);
   using Reader = decltype(make_reader(&arena));
   Reader reader = make_reader(&arena);
   if (middle == nullptr) {
@@ -131,6 +180,45 @@ void ReadEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_read
         second_reader.emplace(make_reader(second_arena));
         return ReadLineRange(middle, end, end, first_lines + 1, first_number, *second_reader, slots);
       });
+  done(reader, second_reader ? &*second_reader : nullptr);
+}
+
+/// As ReadEntryLines, but each batch of entries is resolved as soon as it
+/// is read (`resolve(half, entries, count)`, half 0 from the start, half 1
+/// from the second half's slots on) and none is kept: `out` receives the
+/// arenas only. First `plan(room, second_from)` tells how many entries
+/// there may be in all and where the second half's slots begin.
+template <typename MakeReader, typename Done, typename Plan, typename Resolve>
+void ReadAndResolveEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_reader, Done done, Plan plan,
+                              Resolve resolve) {
+  text = WithoutByteOrderMark(text);
+  const char* const end = text.data() + text.size();
+  TextArena& arena = JobsArena(out);
+  const char* const middle = SecondHalf(text);
+  using Reader = decltype(make_reader(&arena));
+  Reader reader = make_reader(&arena);
+  auto first_take = [&](const JobEntry* entries, size_t count) { resolve(size_t(0), entries, count); };
+  if (middle == nullptr) {
+    const size_t room = CountLines(text);
+    plan(room, room);
+    ReadLineBatches(text.data(), end, end, 1, 0, reader, first_take);
+    done(reader, static_cast<Reader*>(nullptr));
+    return;
+  }
+  const std::string_view first(text.data(), static_cast<size_t>(middle - text.data()));
+  const std::string_view rest(middle, static_cast<size_t>(end - middle));
+  const size_t first_lines = CountLines(first) - 1;  // `first` ends with a newline
+  plan(first_lines + CountLines(rest), first_lines);
+  TextArena second_arena;
+  std::optional<Reader> second_reader;
+  JoinedThread worker([&] {
+    second_reader.emplace(make_reader(&second_arena));
+    ReadLineBatches(middle, end, end, static_cast<int>(first_lines) + 1, first_lines, *second_reader,
+                    [&](const JobEntry* entries, size_t count) { resolve(size_t(1), entries, count); });
+  });
+  ReadLineBatches(text.data(), middle, end, 1, 0, reader, first_take);
+  worker.Join();
+  arena.Absorb(std::move(second_arena));
   done(reader, second_reader ? &*second_reader : nullptr);
 }
 

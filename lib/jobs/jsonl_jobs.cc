@@ -9,6 +9,7 @@
 #include "jobs/job_fields.h"
 #include "jobs/json_lines.h"
 #include "jobs/json_values.h"
+#include "jobs/resolve.h"
 
 namespace rescfg {
 
@@ -141,13 +142,30 @@ void JsonLinesReader::ReadLine(json::ParseSpan line, JobEntry* entry) {
 
 }  // namespace
 
+namespace {
+
+/// Key typos over all lines, as warnings of the file.
+auto WarnTypos(LoadedJobs* out) {
+  return [out](JsonLinesReader& first, JsonLinesReader* second) {
+    if (second) first.typos().Merge(second->typos());
+    first.typos().AppendWarnings(out->file, &out->findings);
+  };
+}
+
+}  // namespace
+
 void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out) {
-  json::ReadEntryLines(
-      text, out, [&](TextArena* arena) { return JsonLinesReader(query, arena); },
-      [&](JsonLinesReader& first, JsonLinesReader* second) {
-        if (second) first.typos().Merge(second->typos());
-        first.typos().AppendWarnings(out->file, &out->findings);
-      });
+  json::ReadEntryLines(text, out, [&](TextArena* arena) { return JsonLinesReader(query, arena); }, WarnTypos(out));
+}
+
+std::optional<ResolvedJobs> ReadAndResolveJsonLines(std::string_view text, const ParamQuery& query,
+                                                    const Config& config, LoadedJobs* out) {
+  std::optional<ResolutionAsRead> resolution;
+  json::ReadAndResolveEntryLines(
+      text, out, [&](TextArena* arena) { return JsonLinesReader(query, arena); }, WarnTypos(out),
+      [&](size_t room, size_t second_from) { resolution.emplace(config, room, second_from); },
+      [&](size_t half, const JobEntry* entries, size_t count) { resolution->Resolve(half, entries, count); });
+  return std::move(*resolution).Finish();
 }
 
 }  // namespace rescfg

@@ -1,10 +1,13 @@
 #pragma once
 /// JSON Lines jobs files: one job object a line (SPEC §3, §5).
 
+#include <optional>
 #include <string_view>
 
 #include "jobs/job.h"
+#include "config/model.h"
 #include "jobs/params.h"
+#include "jobs/resolved_jobs.h"
 
 namespace rescfg {
 
@@ -14,5 +17,12 @@ namespace rescfg {
 /// The text is parsed in place (no copy of the file) and the entries view
 /// it: it must outlive them (LoadJobsText keeps it in `out->text`).
 void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out);
+
+/// Reads and resolves at once (ResolutionAsRead): the result of
+/// ReadJsonLinesJobs and then ResolveJobs, without holding the entries;
+/// `out` receives the findings and the arena of escaped text. None when an
+/// id repeats: then read the entries with ReadJsonLinesJobs.
+std::optional<ResolvedJobs> ReadAndResolveJsonLines(std::string_view text, const ParamQuery& query,
+                                                    const Config& config, LoadedJobs* out);
 
 }  // namespace rescfg

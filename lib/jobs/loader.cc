@@ -8,6 +8,7 @@
 #include "input_limits.h"
 #include "jobs/jsonl_jobs.h"
 #include "jobs/params.h"
+#include "jobs/resolved_jobs.h"
 #include "jobs/yaml_jobs.h"
 
 namespace rescfg {
@@ -24,7 +25,7 @@ bool EndsWith(const std::string& s, std::string_view suffix) {
 /// entries copy what they keep, so the source is only read.
 /// `owned`, when given, holds `text` and may be moved from.
 LoadedJobs Load(std::string_view text, std::string* owned, JobsFormat format, const std::string& file,
-                const std::vector<std::string>& param_paths) {
+                const std::vector<std::string>& param_paths, const Config* resolve_against) {
   LoadedJobs result;
   result.file = file;
   result.text = std::make_shared<JobsText>();
@@ -34,6 +35,14 @@ LoadedJobs Load(std::string_view text, std::string* owned, JobsFormat format, co
       result.text->source = std::move(*owned);
     } else {
       result.text->source.assign(text);
+    }
+    if (resolve_against != nullptr) {
+      if (auto resolved = ReadAndResolveJsonLines(result.text->source, query, *resolve_against, &result)) {
+        result.resolved = std::make_shared<ResolvedJobs>(std::move(*resolved));
+        return result;
+      }
+      result.findings.clear();  // read again, entries kept this time
+      result.text->arena = TextArena();
     }
     ReadJsonLinesJobs(result.text->source, query, &result);
   } else {
@@ -66,12 +75,12 @@ JobsFormat JobsFormatForPath(const std::string& path) {
 }
 
 LoadedJobs LoadJobsText(std::string_view text, JobsFormat format, const std::string& file,
-                        const std::vector<std::string>& param_paths) {
-  return Load(text, nullptr, format, file, param_paths);
+                        const std::vector<std::string>& param_paths, const Config* resolve_against) {
+  return Load(text, nullptr, format, file, param_paths, resolve_against);
 }
 
 LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> format,
-                        const std::vector<std::string>& param_paths) {
+                        const std::vector<std::string>& param_paths, const Config* resolve_against) {
   std::string error;
   std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes);
   if (!text) {
@@ -83,11 +92,12 @@ LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> forma
   }
   // A pipe has no name to tell its format by: its content does.
   JobsFormat chosen = format ? *format : path == "-" ? SniffJobsFormat(*text) : JobsFormatForPath(path);
-  LoadedJobs result = Load(*text, &*text, chosen, DisplayName(path), param_paths);
-  if (result.entries.size() > CurrentLimits().jobs_entries) {
+  LoadedJobs result = Load(*text, &*text, chosen, DisplayName(path), param_paths, resolve_against);
+  const size_t entries = result.resolved ? result.resolved->outcomes.size() : result.entries.size();
+  if (entries > CurrentLimits().jobs_entries) {
     result.unusable = true;
     result.findings.push_back({"too-many-jobs", Severity::kError, result.file, {}, "",
-                               "the file has " + std::to_string(result.entries.size()) + " entries, more than the limit of " +
+                               "the file has " + std::to_string(entries) + " entries, more than the limit of " +
                                    std::to_string(CurrentLimits().jobs_entries),
                                "split the snapshot, or raise RESCFG_MAX_JOBS"});
   }

@@ -1,6 +1,7 @@
 #include "jobs/repeated_ids.h"
 
 #include "jobs/name_map.h"
+#include "jobs/resolved_jobs.h"
 #include "joined_thread.h"
 
 namespace rescfg {
@@ -12,7 +13,8 @@ constexpr size_t kParallelIds = size_t(1) << 16;
 /// Open addressing over one array of (hash tag, entry index), so a
 /// probe rarely reads an id; the slot of an entry a few places ahead is
 /// prefetched, as the table is far larger than the caches.
-std::vector<bool> RepeatedIds(const std::vector<JobEntry>& entries) {
+template <typename Item>
+std::vector<bool> RepeatedIds(const std::vector<Item>& entries) {
   const size_t n = entries.size();
   std::vector<uint64_t> hashes(n);
   // Hashing reads every entry once: for many, two threads share it.
@@ -50,5 +52,8 @@ std::vector<bool> RepeatedIds(const std::vector<JobEntry>& entries) {
   }
   return repeated;
 }
+
+template std::vector<bool> RepeatedIds(const std::vector<JobEntry>&);
+template std::vector<bool> RepeatedIds(const std::vector<JobOutcome>&);
 
 }  // namespace rescfg

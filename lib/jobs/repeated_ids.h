@@ -9,7 +9,10 @@
 namespace rescfg {
 
 /// Per entry: whether an earlier entry has the same id (empty and absent
-/// ids never count).
-std::vector<bool> RepeatedIds(const std::vector<JobEntry>& entries);
+/// ids never count). Also over outcomes, whose ids are their entries' ids
+/// (or none when not UTF-8, which makes the entry invalid anyway and
+/// equal to no UTF-8 id).
+template <typename Item>  // JobEntry or JobOutcome
+std::vector<bool> RepeatedIds(const std::vector<Item>& items);
 
 }  // namespace rescfg

@@ -3,13 +3,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <string_view>
-#include <unordered_set>
 
 #include "joined_thread.h"
 #include "prefault.h"
-#include "jobs/name_map.h"
+#include "jobs/job_directory.h"
 #include "jobs/queue_order.h"
 #include "jobs/repeated_ids.h"
 #include "jobs/time.h"
@@ -18,92 +16,6 @@
 
 namespace rescfg {
 namespace {
-
-struct QueueTarget {
-  uint32_t policy, profile;
-};
-
-/// Name lookups built once per configuration. Keys view the configuration's
-/// own strings (queue names not written out are kept in `default_queues`),
-/// so the configuration must outlive the directory.
-struct Directory {
-  explicit Directory(const Config& config)
-      : pools(config.pools.size()), profiles(config.profiles.size()), policies(config.policies.size()),
-        profile_count(config.profiles.size()), allowed(FlatPairs(config)) {
-    for (uint32_t i = 0; i < config.pools.size(); ++i) pools.emplace(config.pools[i].name, i);
-    for (uint32_t i = 0; i < config.profiles.size(); ++i) profiles.emplace(config.profiles[i].name, i);
-    for (uint32_t i = 0; i < config.policies.size(); ++i) {
-      policies.emplace(config.policies[i].name, i);
-      for (const auto& entry : config.policies[i].profiles) {
-        const uint32_t* profile = profiles.find(entry.profile);
-        if (profile == nullptr) continue;
-        std::string_view queue;
-        if (entry.queue) {
-          queue = *entry.queue;
-        } else {
-          queue = default_queues.emplace_back(DefaultPolicyQueue(config.policies[i].name, entry.profile));
-        }
-        queues.emplace(queue, QueueTarget{i, *profile});
-        if (allowed.empty()) {
-          allowed_pairs.insert(Pair(i, *profile));
-        } else {
-          allowed[size_t(i) * profile_count + *profile] = true;
-        }
-      }
-    }
-    // Pool and link queues (SPEC §2): each belongs to one pool; a ClearML
-    // task running from one is placed there (SPEC §3.1).
-    for (uint32_t x = 0; x < config.pools.size(); ++x) pool_queues.emplace(config.pools[x].queue, x);
-    for (uint32_t r = 0; r < config.profiles.size(); ++r) {
-      for (const Link& link : config.profiles[r].links) {
-        const uint32_t* pool = pools.find(link.pool);
-        if (pool == nullptr) continue;
-        pool_queues.emplace(link.queue, *pool);
-        const uint32_t* served = queue_profiles.find(link.queue);
-        if (served == nullptr) {
-          queue_profiles.emplace(link.queue, static_cast<uint32_t>(served_by.size()));
-          served_by.push_back({r});
-        } else if (served_by[*served].back() != r) {
-          served_by[*served].push_back(r);
-        }
-      }
-    }
-  }
-  /// The profiles whose links use a pool or link queue (none for a pool
-  /// queue that no link uses).
-  const std::vector<uint32_t>& ProfilesServedBy(std::string_view queue) const {
-    static const std::vector<uint32_t> kNone;
-    const uint32_t* served = queue_profiles.find(queue);
-    return served ? served_by[*served] : kNone;
-  }
-  template <typename V>
-  static std::optional<V> Find(const NameMap<V>& map, TextRef name) {
-    if (!name) return std::nullopt;
-    const V* found = map.find(*name);
-    if (found == nullptr) return std::nullopt;
-    return *found;
-  }
-  bool Allowed(uint32_t policy, uint32_t profile) const {
-    return allowed.empty() ? allowed_pairs.count(Pair(policy, profile)) > 0 : allowed[size_t(policy) * profile_count + profile];
-  }
-  static uint64_t Pair(uint32_t policy, uint32_t profile) { return (uint64_t(policy) << 32) | profile; }
-  /// Above this many (policy, profile) pairs, the allowed ones are a set.
-  static constexpr size_t kFlatPairs = size_t(1) << 24;
-  static size_t FlatPairs(const Config& config) {
-    const size_t pairs = config.policies.size() * config.profiles.size();
-    return pairs <= kFlatPairs ? pairs : 0;
-  }
-
-  std::deque<std::string> default_queues;  ///< stable addresses for the views below
-  NameMap<uint32_t> pools, profiles, policies;
-  NameMap<QueueTarget> queues;
-  size_t profile_count;
-  std::vector<bool> allowed;  ///< per policy, per profile: whether the policy lists it (empty: see the set)
-  std::unordered_set<uint64_t> allowed_pairs;  ///< Pair(policy, profile) for very large configurations
-  NameMap<uint32_t> pool_queues;     ///< pool and link queues: their pool
-  NameMap<uint32_t> queue_profiles;  ///< pool and link queues: index into served_by
-  std::vector<std::vector<uint32_t>> served_by;
-};
 
 ConfigNames CopyNames(const Config& config, TextArena* arena) {
   ConfigNames names;
@@ -185,11 +97,12 @@ struct ResolvedPart {
 /// and work on different ranges at once.
 class Resolver {
  public:
-  Resolver(const Config& config, const Directory& dir, const ConfigNames& names, ResolvedPart* part)
+  Resolver(const Config& config, const JobDirectory& dir, const ConfigNames& names, ResolvedPart* part)
       : config_(config), dir_(dir), names_(names), part_(*part) {}
 
-  /// Resolves entries [from, to) into outcomes[from, to).
-  void Resolve(const std::vector<JobEntry>& entries, const std::vector<bool>& repeated, size_t from, size_t to,
+  /// Resolves entries[0, count) into outcomes[first, first + count);
+  /// `repeated` (by outcome index; null: no id repeats) marks duplicate ids.
+  void Resolve(const JobEntry* entries, size_t count, size_t first, const std::vector<bool>* repeated,
                JobOutcome* outcomes);
 
  private:
@@ -226,7 +139,7 @@ class Resolver {
   std::optional<uint32_t> WorkerPool(const JobEntry& e, std::string* invalid) const;
 
   const Config& config_;
-  const Directory& dir_;
+  const JobDirectory& dir_;
   const ConfigNames& names_;
   ResolvedPart& part_;
   JobOutcome* outcomes_ = nullptr;  ///< of the range being resolved
@@ -318,21 +231,15 @@ void Resolver::PlaceTask(const JobEntry& e, const std::optional<QueueTarget>& vi
   }
 }
 
-void Resolver::Resolve(const std::vector<JobEntry>& entries, const std::vector<bool>& repeated, size_t from,
-                       size_t to, JobOutcome* outcomes) {
+void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, const std::vector<bool>* repeated,
+                       JobOutcome* outcomes) {
   const ConfigNames& names = names_;
   outcomes_ = outcomes;
   std::vector<OrderKey>& ordering = part_.ordering;
   std::vector<std::string_view>& beyond_nanos = part_.beyond_nanos;
-  // Room for every entry after `from`: a part that later takes the next
-  // one's in (Join) then never reallocates; room never written costs no memory.
-  const size_t room = entries.size() - from;
-  part_.queued.reserve(room);
-  part_.queued_outcome.reserve(room);
-  ordering.reserve(room);
 
-  for (size_t i = from; i < to; ++i) {
-    const JobEntry& e = entries[i];
+  for (size_t i = first; i < first + count; ++i) {
+    const JobEntry& e = entries[i - first];
     JobOutcome& out = outcomes[i];
     out.entry = static_cast<uint32_t>(e.entry);
     std::string invalid = e.invalid;
@@ -343,7 +250,7 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries, const std::vector<b
     // An id that is not UTF-8 is no usable id: the entry is named by number.
     if (e.id && !e.id->empty() && NotUtf8("id", e.id).empty()) out.id = Keep(*e.id);
     if (e.name && NotUtf8("name", e.name).empty()) out.name = Keep(*e.name);
-    bool duplicate = repeated[i];
+    const bool duplicate = repeated != nullptr && (*repeated)[i];
 
     bool running = e.state && *e.state == "running";
     if (invalid.empty() && e.state && *e.state != "running" && *e.state != "queued") {
@@ -352,9 +259,9 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries, const std::vector<b
     if (invalid.empty() && !out.id) invalid = e.id ? "id must not be empty" : "required field 'id' is missing";
 
     // Which queue, policy and profile the entry means.
-    std::optional<QueueTarget> via_queue = e.queue ? Directory::Find(dir_.queues, e.queue) : std::nullopt;
-    std::optional<uint32_t> policy = Directory::Find(dir_.policies, e.policy);
-    std::optional<uint32_t> profile = Directory::Find(dir_.profiles, e.profile);
+    std::optional<QueueTarget> via_queue = e.queue ? JobDirectory::Find(dir_.queues, e.queue) : std::nullopt;
+    std::optional<uint32_t> policy = JobDirectory::Find(dir_.policies, e.policy);
+    std::optional<uint32_t> profile = JobDirectory::Find(dir_.profiles, e.profile);
     if (via_queue) {
       if (!e.policy) policy = via_queue->policy;
       if (!e.profile) profile = via_queue->profile;
@@ -390,7 +297,7 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries, const std::vector<b
       }
       if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); continue; }
       if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + Str(out.id) + "' appears earlier in the file"); continue; }
-      auto pool = e.clearml_task ? task_pool : Directory::Find(dir_.pools, e.pool);
+      auto pool = e.clearml_task ? task_pool : JobDirectory::Find(dir_.pools, e.pool);
       if (!pool) { Reject(&out, e, "unknown-pool", "pool '" + Str(e.pool) + "' is not in the configuration"); continue; }
       out.pool = names.pools[*pool];
       out.queue = names.queues[*pool];
@@ -489,6 +396,14 @@ void Resolver::Resolve(const std::vector<JobEntry>& entries, const std::vector<b
   if (!beyond_nanos.empty()) beyond_nanos.resize(part_.queued.size());
 }
 
+/// Room for `room` entries in a part: one that later takes the next one's
+/// in (Join) then never reallocates; room never written costs no memory.
+void Reserve(ResolvedPart* part, size_t room) {
+  part->queued.reserve(room);
+  part->queued_outcome.reserve(room);
+  part->ordering.reserve(room);
+}
+
 /// Appends `part` (the entries after those already in `into`) to `into`.
 void Join(ResolvedPart&& part, ResolvedPart* into) {
   const auto offset = static_cast<uint32_t>(into->queued.size());
@@ -511,6 +426,20 @@ void Join(ResolvedPart&& part, ResolvedPart* into) {
   into->text.Absorb(std::move(part.text));
 }
 
+/// Puts the joined parts in queue order and into `resolved`.
+void PutInQueueOrder(ResolvedPart&& joined, ResolvedJobs* resolved) {
+  SortByQueueOrder(&joined.ordering, joined.beyond_nanos);
+  for (uint32_t rank = 0; rank < joined.ordering.size(); ++rank) {
+    joined.queued[joined.ordering[rank].queued].queue_order = rank;
+  }
+  resolved->input.queued = std::move(joined.queued);
+  resolved->input.holdings = std::move(joined.holdings);
+  resolved->queued_outcome = std::move(joined.queued_outcome);
+  resolved->rejected = std::move(joined.rejected);
+  resolved->running = std::move(joined.running);
+  resolved->text.Absorb(std::move(joined.text));
+}
+
 /// Entries from this many on are resolved as two halves on two threads.
 constexpr size_t kParallelEntries = size_t(1) << 16;
 
@@ -519,7 +448,7 @@ constexpr size_t kParallelEntries = size_t(1) << 16;
 ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entries, ResolveThreads threads) {
   ResolvedJobs resolved;
   resolved.names = CopyNames(config, &resolved.text);
-  const Directory dir(config);
+  const JobDirectory dir(config);
   const std::vector<bool> repeated = RepeatedIds(entries);
   const size_t n = entries.size();
   ResizePrefaulted(&resolved.outcomes, n);
@@ -529,19 +458,68 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
   ResolvedPart parts[2];
   const size_t parallel_from = threads == ResolveThreads::kAuto ? kParallelEntries : SIZE_MAX;
   const bool split = SplitAcrossCores(n, parallel_from, [&](size_t half, size_t from, size_t to) {
-    Resolver(config, dir, resolved.names, &parts[half]).Resolve(entries, repeated, from, to, outcomes);
+    Reserve(&parts[half], n - from);
+    Resolver(config, dir, resolved.names, &parts[half]).Resolve(entries.data() + from, to - from, from, &repeated, outcomes);
   });
-  ResolvedPart& first = parts[0];
-  if (split) Join(std::move(parts[1]), &first);
-  SortByQueueOrder(&first.ordering, first.beyond_nanos);
-  for (uint32_t rank = 0; rank < first.ordering.size(); ++rank) first.queued[first.ordering[rank].queued].queue_order = rank;
-  resolved.input.queued = std::move(first.queued);
-  resolved.input.holdings = std::move(first.holdings);
-  resolved.queued_outcome = std::move(first.queued_outcome);
-  resolved.rejected = std::move(first.rejected);
-  resolved.running = std::move(first.running);
-  resolved.text.Absorb(std::move(first.text));
+  if (split) Join(std::move(parts[1]), &parts[0]);
+  PutInQueueOrder(std::move(parts[0]), &resolved);
   return resolved;
+}
+
+struct ResolutionAsRead::State {
+  State(const Config& c, size_t room, size_t second) : config(c), dir(c), second_from(second) {
+    resolved.names = CopyNames(config, &resolved.text);
+    ResizePrefaulted(&resolved.outcomes, room);
+    Reserve(&parts[0], room);
+    Reserve(&parts[1], room - second_from);
+  }
+  const Config& config;
+  const JobDirectory dir;
+  ResolvedJobs resolved;
+  ResolvedPart parts[2];
+  size_t filled[2] = {0, 0};
+  size_t second_from;
+};
+
+ResolutionAsRead::ResolutionAsRead(const Config& config, size_t room, size_t second_from)
+    : state_(std::make_unique<State>(config, room, std::min(second_from, room))) {}
+
+ResolutionAsRead::~ResolutionAsRead() = default;
+
+void ResolutionAsRead::Resolve(size_t half, const JobEntry* entries, size_t count) {
+  State& s = *state_;
+  const size_t first = (half == 0 ? 0 : s.second_from) + s.filled[half];
+  Resolver(s.config, s.dir, s.resolved.names, &s.parts[half])
+      .Resolve(entries, count, first, nullptr, s.resolved.outcomes.data());
+  s.filled[half] += count;
+}
+
+std::optional<ResolvedJobs> ResolutionAsRead::Finish() && {
+  State& s = *state_;
+  std::vector<JobOutcome>& outcomes = s.resolved.outcomes;
+  // The first half's blank lines left slots over: the second half's
+  // outcomes move down, renumbered, and what points at them follows.
+  const size_t gap = s.second_from - s.filled[0];
+  if (gap > 0 && s.filled[1] > 0) {
+    for (size_t k = 0; k < s.filled[1]; ++k) {
+      JobOutcome& moved = outcomes[s.filled[0] + k];
+      moved = std::move(outcomes[s.second_from + k]);
+      moved.entry -= static_cast<uint32_t>(gap);
+    }
+    ResolvedPart& second = s.parts[1];
+    for (QueuedJob& job : second.queued) job.position -= static_cast<uint32_t>(gap);
+    for (uint32_t& index : second.queued_outcome) index -= static_cast<uint32_t>(gap);
+    for (size_t& index : second.rejected) index -= gap;
+    for (size_t& index : second.running) index -= gap;
+  }
+  outcomes.resize(s.filled[0] + s.filled[1]);
+  // A repeated id makes the later entry a duplicate (unless invalid
+  // anyway): rare, and then resolved again knowing which.
+  const std::vector<bool> repeated = RepeatedIds(outcomes);
+  if (std::find(repeated.begin(), repeated.end(), true) != repeated.end()) return std::nullopt;
+  Join(std::move(s.parts[1]), &s.parts[0]);
+  PutInQueueOrder(std::move(s.parts[0]), &s.resolved);
+  return std::move(s.resolved);
 }
 
 }  // namespace rescfg

@@ -2,6 +2,8 @@
 /// Turns jobs-file entries into scheduling input (SPEC §3): needs, holdings,
 /// queue order, and every rejection with its reason, first match.
 
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "config/model.h"
@@ -16,5 +18,33 @@ enum class ResolveThreads { kAuto, kOne };
 
 ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entries,
                          ResolveThreads threads = ResolveThreads::kAuto);
+
+/// Resolution while reading: a reader hands over its entries a few at a
+/// time and they are never all held (their memory, and a pass over it,
+/// saved). Two threads may each resolve one half of the input at once:
+/// half 0 the entries from the start, half 1 those from the input's
+/// `second_from`th slot on (the first half's line count); each half's
+/// entries come in file order and are numbered as if the first half had
+/// filled its slots.
+class ResolutionAsRead {
+ public:
+  /// `room`: at most this many entries in all.
+  ResolutionAsRead(const Config& config, size_t room, size_t second_from);
+  ~ResolutionAsRead();
+  ResolutionAsRead(const ResolutionAsRead&) = delete;
+  ResolutionAsRead& operator=(const ResolutionAsRead&) = delete;
+
+  /// Resolves the next `count` entries of `half` (0 or 1).
+  void Resolve(size_t half, const JobEntry* entries, size_t count);
+
+  /// What ResolveJobs gives for the same entries in file order; none when
+  /// an id repeats, since a duplicate-id needs to know which entries repeat
+  /// before resolving: the caller then resolves the entries with ResolveJobs.
+  std::optional<ResolvedJobs> Finish() &&;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace rescfg

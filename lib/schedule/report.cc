@@ -169,7 +169,8 @@ ScheduleReport BuildSchedule(const Config& config, const std::vector<JobEntry>& 
 }
 
 ScheduleReport BuildSchedule(const Config& config, LoadedJobs&& jobs) {
-  ResolvedJobs resolved = ResolveJobs(config, jobs.entries);
+  ResolvedJobs resolved = jobs.resolved ? std::move(*jobs.resolved) : ResolveJobs(config, jobs.entries);
+  jobs.resolved.reset();
   // Not needed past resolution: freed before the report is done (lower
   // peak memory), on a thread of its own, as the pass runs on one.
   JoinedThread release([entries = std::move(jobs.entries), text = std::move(jobs.text)]() mutable {
