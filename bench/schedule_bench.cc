@@ -110,6 +110,20 @@ void BM_LoadYaml(benchmark::State& state) { LoadBench(state, JobsFormat::kYaml);
 BENCHMARK(BM_LoadJsonLines)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LoadYaml)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond);
 
+/// JSON Lines read and resolved at once (what `schedule` does), to compare
+/// with BM_LoadJsonLines and BM_ResolveJobs/N/2 together.
+void BM_LoadAndResolveJsonLines(benchmark::State& state) {
+  const Prepared& p = Get(static_cast<size_t>(state.range(0)), ReservationMode::kNone, 1000);
+  const std::vector<std::string> paths = DynamicParameterPaths(p.config);
+  for (auto _ : state) {
+    LoadedJobs loaded = LoadJobsText(p.jsonl, JobsFormat::kJsonLines, "jobs", paths, &p.config);
+    benchmark::DoNotOptimize(loaded);
+  }
+  state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(p.entries.size()));
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(p.jsonl.size()));
+}
+BENCHMARK(BM_LoadAndResolveJsonLines)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond);
+
 void BM_RenderJsonLines(benchmark::State& state) {
   const Prepared& p = Get(static_cast<size_t>(state.range(0)), ReservationMode::kNone, 1000);
   ScheduleReport report = BuildSchedule(p.config, p.entries);

@@ -514,11 +514,17 @@ std::optional<ResolvedJobs> ResolutionAsRead::Finish() && {
   }
   outcomes.resize(s.filled[0] + s.filled[1]);
   // A repeated id makes the later entry a duplicate (unless invalid
-  // anyway): rare, and then resolved again knowing which.
-  const std::vector<bool> repeated = RepeatedIds(outcomes);
-  if (std::find(repeated.begin(), repeated.end(), true) != repeated.end()) return std::nullopt;
+  // anyway): rare, and then resolved again knowing which. The ids are
+  // looked at beside the join (which moves no outcome and no text).
+  bool repeated = false;
+  JoinedThread check([&] {
+    const std::vector<bool> later = RepeatedIds(outcomes);
+    repeated = std::find(later.begin(), later.end(), true) != later.end();
+  });
   Join(std::move(s.parts[1]), &s.parts[0]);
   PutInQueueOrder(std::move(s.parts[0]), &s.resolved);
+  check.Join();
+  if (repeated) return std::nullopt;
   return std::move(s.resolved);
 }
 
