@@ -79,6 +79,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // configuration; the pass after it is fuzzed through the other inputs.
   const rescfg::ResolvedJobs resolved = rescfg::ResolveJobs(config, jobs.entries);
   if (resolved.outcomes.size() != jobs.entries.size()) std::abort();
+  // Resolved while parsed: the same outcomes (or, with a repeated id, the
+  // same entries read again).
+  const rescfg::LoadedJobs as_read = rescfg::clearml::LoadClearmlTasksText(
+      tasks, "tasks.json", [&] { return companions; }, rescfg::DynamicParameterPaths(config), &config);
+  if (as_read.unusable || as_read.findings.size() != jobs.findings.size()) std::abort();
+  rescfg::ResolvedJobs from_entries;
+  if (!as_read.resolved) from_entries = rescfg::ResolveJobs(config, as_read.entries);
+  const rescfg::ResolvedJobs& again = as_read.resolved ? *as_read.resolved : from_entries;
+  if (again.outcomes.size() != resolved.outcomes.size() || again.rejected != resolved.rejected ||
+      again.running != resolved.running || again.queued_outcome != resolved.queued_outcome) {
+    std::abort();
+  }
+  for (size_t i = 0; i < again.outcomes.size(); ++i) {
+    const rescfg::JobOutcome &x = again.outcomes[i], &y = resolved.outcomes[i];
+    if (x.entry != y.entry || x.status != y.status || x.id != y.id || x.message != y.message ||
+        x.resources != y.resources || x.pool != y.pool) {
+      std::abort();
+    }
+  }
   for (const auto& job : resolved.outcomes) {
     if (job.status == rescfg::JobStatus::kRejected && (!job.reason || !job.message)) std::abort();
     if (job.status == rescfg::JobStatus::kRunning && (!job.pool || !job.resources)) std::abort();

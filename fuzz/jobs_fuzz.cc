@@ -1,7 +1,8 @@
 /// The jobs loaders (YAML JobList and JSON Lines) on arbitrary text, each
 /// input read both ways: no crash, no exception, entries numbered in order.
 /// YAML is also read with the fast scanner allowed and with yaml-cpp alone:
-/// the two results must be identical, marks included.
+/// the two results must be identical, marks included. JSON Lines resolved
+/// while read must give what resolving the read entries gives.
 
 #include <cstdint>
 #include <cstdlib>
@@ -9,9 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#include "config/loader.h"
 #include "jobs/loader.h"
 #include "jobs/params.h"
+#include "jobs/resolve.h"
 #include "jobs/yaml_jobs.h"
+#include "schedule/report.h"
 
 namespace {
 
@@ -49,6 +53,54 @@ bool Same(const rescfg::LoadedJobs& a, const rescfg::LoadedJobs& b) {
   return true;
 }
 
+const char* kConfig = R"(apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools: [{name: a, resources: 8}, {name: b, resources: 4, queue: b-q}]
+profiles:
+  - {name: p, allotment: 1, links: [{pool: a}, {pool: b}]}
+  - {name: d, allotment: 2, dynamic: {parameter: runtime.gpus_request}, links: [{pool: a, queue: a-d}]}
+policies:
+  - {name: Dev, profiles: [{profile: p, queue: dev-p}, d]}
+  - {name: Ops, profiles: [p]}
+)";
+
+const rescfg::Config& Configuration() {
+  static const rescfg::Config* config = [] {
+    rescfg::LoadedConfig loaded = rescfg::LoadConfigText(kConfig, "fuzz.yaml");
+    if (!loaded.config) std::abort();
+    auto* c = new rescfg::Config(*loaded.config);
+    rescfg::ApplyDefaults(*c);
+    return c;
+  }();
+  return *config;
+}
+
+/// Resolved while read against resolved after reading: every outcome and
+/// the lists the pass starts from.
+bool SameResolution(const rescfg::ResolvedJobs& a, const rescfg::ResolvedJobs& b) {
+  if (a.outcomes.size() != b.outcomes.size() || a.queued_outcome != b.queued_outcome || a.rejected != b.rejected ||
+      a.running != b.running || a.input.queued.size() != b.input.queued.size() ||
+      a.input.holdings.size() != b.input.holdings.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.outcomes.size(); ++i) {
+    const rescfg::JobOutcome &x = a.outcomes[i], &y = b.outcomes[i];
+    if (x.entry != y.entry || x.status != y.status || x.id != y.id || x.policy != y.policy || x.profile != y.profile ||
+        x.pool != y.pool || x.queue != y.queue || x.reason != y.reason || x.message != y.message ||
+        x.resources != y.resources || x.need_source != y.need_source) {
+      return false;
+    }
+  }
+  for (size_t q = 0; q < a.input.queued.size(); ++q) {
+    const rescfg::QueuedJob &x = a.input.queued[q], &y = b.input.queued[q];
+    if (x.policy != y.policy || x.profile != y.profile || x.need != y.need || x.queue_order != y.queue_order ||
+        x.position != y.position) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -62,6 +114,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (size_t i = 0; i < jobs.entries.size(); ++i) {
       if (i > 0 && jobs.entries[i].entry <= jobs.entries[i - 1].entry) std::abort();
     }
+  }
+  const rescfg::Config& config = Configuration();
+  const std::vector<std::string> config_paths = rescfg::DynamicParameterPaths(config);
+  const rescfg::LoadedJobs read = rescfg::LoadJobsText(text, rescfg::JobsFormat::kJsonLines, "fuzz", config_paths);
+  const rescfg::LoadedJobs resolved =
+      rescfg::LoadJobsText(text, rescfg::JobsFormat::kJsonLines, "fuzz", config_paths, &config);
+  if (resolved.findings.size() != read.findings.size()) std::abort();
+  if (resolved.resolved) {
+    if (!resolved.entries.empty()) std::abort();
+    if (!SameResolution(*resolved.resolved, rescfg::ResolveJobs(config, read.entries))) std::abort();
+  } else if (!Same(read, resolved)) {
+    std::abort();  // a repeated id: read again, the same entries
   }
   rescfg::LoadedJobs fast, slow;
   fast.file = slow.file = "fuzz";
