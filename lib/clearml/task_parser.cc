@@ -1,0 +1,219 @@
+#include "clearml/task_parser.h"
+
+#include <utility>
+
+#include "jobs/job_fields.h"
+
+namespace rescfg::clearml {
+
+namespace {
+
+TaskKey TaskKeyOf(std::string_view key) {
+  switch (key.size()) {
+    case 2: if (key == "id") return TaskKey::kId; break;
+    case 4: if (key == "name") return TaskKey::kName; break;
+    case 6: if (key == "status") return TaskKey::kStatus; break;
+    case 7: if (key == "runtime") return TaskKey::kParamRoot; break;
+    case 9: if (key == "execution") return TaskKey::kExecution; break;
+    case 11: if (key == "hyperparams") return TaskKey::kParamRoot; break;
+    case 13: if (key == "configuration") return TaskKey::kParamRoot; break;
+    case 14: if (key == "status_changed") return TaskKey::kStatusChanged; break;
+    default: break;
+  }
+  return TaskKey::kOther;
+}
+
+}  // namespace
+
+error_code TaskParser::Field(TaskKey key, std::string_view name, od::value value, JobEntry* entry) {
+  if (key == TaskKey::kOther) return json::Skip(value, 1);
+  if (key == TaskKey::kParamRoot) {
+    // The task's hyperparams, configuration and runtime are the roots of
+    // `params` (their items' `value` is read as a {value: ...} wrapper).
+    const int node = query_.Child(ParamQuery::kParams, name);
+    if (node < 0) return json::Skip(value, 1);
+    return json::ReadParam(value, query_, capture_, node, entry, 1);
+  }
+  const uint32_t bit = 1u << static_cast<unsigned>(key);
+  if (seen_ & bit) AddProblem(entry, "duplicate key '" + std::string(name) + "'");
+  seen_ |= bit;
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  if (type == od::json_type::null) return json::Skip(value, 1);  // null counts as absent
+  const bool string = type == od::json_type::string;
+  switch (key) {
+    case TaskKey::kId:
+      if (string) {
+        auto error = String(value, &entry->id);
+        // Its listing is looked up once the task is read: start loading it.
+        if (!error && lookups_.queues) lookups_.queues->PrefetchListing(*entry->id);
+        return error;
+      }
+      AddProblem(entry, "field 'id' must be a string");
+      break;
+    case TaskKey::kName:
+      if (string) return String(value, &entry->name);
+      break;  // informative only: another type is not carried
+    case TaskKey::kStatus:
+      status_seen_ = true;
+      // Compared before the next task is read: a view of the parsed text will do.
+      if (string) return json::StableString(value, true, arena_, &status_);
+      status_mistyped_ = true;
+      break;
+    case TaskKey::kStatusChanged:
+      if (string) return String(value, &entry->enqueued);
+      entry->enqueued_mistyped = true;
+      break;
+    case TaskKey::kExecution:
+      if (type == od::json_type::object) return Execution(value, entry);
+      execution_mistyped_ = true;
+      break;
+    default: break;
+  }
+  return json::Skip(value, 1);
+}
+
+error_code TaskParser::Execution(od::value value, JobEntry* entry) {
+  od::object object;
+  if (auto error = value.get_object().get(object)) return error;
+  for (auto member : object) {
+    std::string_view key;
+    od::value field_value;
+    if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
+    if (key != "queue") {
+      if (auto error = json::Skip(field_value, 2)) return error;
+      continue;
+    }
+    constexpr uint32_t kQueueBit = 1u << static_cast<unsigned>(TaskKey::kOther);
+    if (seen_ & kQueueBit) AddProblem(entry, "duplicate key 'queue' in execution");
+    seen_ |= kQueueBit;
+    if (auto error = ReadRef(field_value, "execution.queue", in_place_, arena_, &queue_, &queue_shape_)) return error;
+  }
+  return simdjson::SUCCESS;
+}
+
+void TaskParser::Finish(JobEntry* entry) {
+  entry->clearml_task = true;
+  if (status_mistyped_) {
+    AddProblem(entry, "field 'status' must be a string");
+  } else if (!status_seen_) {
+    AddProblem(entry, "the task has no status; only queued and in_progress tasks are scheduled");
+  } else if (status_ == "queued") {
+    entry->state = "queued";
+  } else if (status_ == "in_progress") {
+    entry->state = "running";
+  } else {
+    AddProblem(entry, "task status '" + Excerpt(status_) + "' is neither queued nor in_progress");
+  }
+  if (!entry->state) return;
+  if (execution_mistyped_) {
+    AddProblem(entry, "field 'execution' must be an object");
+  } else if (!queue_shape_.empty()) {
+    AddProblem(entry, queue_shape_);
+  } else if (queue_.empty()) {
+    AddProblem(entry, "the task has no execution queue (execution.queue)");
+  } else {
+    entry->queue = queue_.name.empty() ? queue_.id : queue_.name;
+    entry->queue_from_id = queue_.name.empty();
+  }
+  if (*entry->state == "running") {
+    entry->enqueued.reset();  // ignored on a running job (SPEC §3)
+    entry->enqueued_mistyped = false;
+  }
+  Link(entry);
+}
+
+void TaskParser::Link(JobEntry* e) const {
+  const QueueList* queues = lookups_.queues;
+  const WorkerList* workers = lookups_.workers;
+  if (!e->queue) return;
+  if (e->queue_from_id && queues) {
+    if (const Queue* q = queues->FindById(*e->queue)) {
+      e->queue = lookups_.queue_names[static_cast<size_t>(q - queues->queues.data())];
+      e->queue_from_id = false;
+    }
+  }
+  if (!e->id) return;
+  if (*e->state == "queued" && queues) {
+    // Queue order (SPEC §3.1): the place in that queue's `entries`, when it lists the task.
+    if (auto listing = queues->ListingOf(*e->id); listing && lookups_.queue_names[listing->queue] == *e->queue) {
+      e->queue_rank = listing->position;
+    }
+  } else if (*e->state == "running" && workers) {
+    if (const Worker* w = workers->RunningTask(*e->id)) {
+      e->worker = lookups_.task_workers[static_cast<size_t>(w - workers->workers.data())];
+    }
+  }
+}
+
+error_code TaskParser::Read(json::ParseSpan span, JobEntry* entry, const char** at, bool* not_object) {
+  in_place_ = span.in_place;
+  status_ = {};
+  status_seen_ = status_mistyped_ = execution_mistyped_ = false;
+  queue_ = {};
+  queue_shape_.clear();
+  seen_ = 0;
+  capture_.Reset();
+  od::document doc;
+  bool iterated = false;
+  auto read = [&]() -> error_code {
+    if (auto error = parser_.iterate(span.text.data(), span.text.size(), span.capacity).get(doc)) return error;
+    iterated = true;
+    od::json_type type;
+    if (auto error = doc.type().get(type)) return error;
+    if (type != od::json_type::object) {
+      *not_object = true;
+      return simdjson::SUCCESS;
+    }
+    od::object object;
+    if (auto error = doc.get_object().get(object)) return error;
+    for (auto member : object) {
+      std::string_view key;
+      od::value field_value;
+      if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
+      if (auto error = Field(TaskKeyOf(key), key, field_value, entry)) return error;
+    }
+    // After the object only whitespace may follow.
+    return doc.current_location().error() ? simdjson::SUCCESS : simdjson::TRAILING_CONTENT;
+  };
+  error_code error;
+  try {  // results are checked before use, so this is only a safety net
+    error = read();
+  } catch (const simdjson::simdjson_error& e) {
+    error = e.error();
+  }
+  if (error) {
+    if (iterated) {
+      if (auto location = doc.current_location(); !location.error()) *at = location.value_unsafe();
+    }
+    return error;
+  }
+  if (*not_object) return simdjson::SUCCESS;
+  Finish(entry);
+  capture_.Collect(&entry->params, arena_);
+  return simdjson::SUCCESS;
+}
+
+void ResetEntry(JobEntry* entry) {
+  JobEntry fresh;
+  fresh.entry = entry->entry;
+  fresh.mark = entry->mark;
+  fresh.clearml_task = true;
+  *entry = std::move(fresh);
+}
+
+void TaskParser::ReadLine(json::ParseSpan line, JobEntry* entry) {
+  const char* at = nullptr;
+  bool not_object = false;
+  error_code error = Read(line, entry, &at, &not_object);
+  const std::string prefix = error || not_object ? "line " + std::to_string(entry->mark.line) + ": " : "";
+  if (not_object) {
+    ResetEntry(entry);
+    entry->invalid = prefix + "not a JSON object: " + Excerpt(line.text);
+  } else if (error) {
+    ResetEntry(entry);
+    entry->invalid = prefix + json::SyntaxMessage(error);
+  }
+}
+
+}  // namespace rescfg::clearml

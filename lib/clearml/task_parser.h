@@ -1,0 +1,114 @@
+#pragma once
+/// One ClearML task object read into an entry (SPEC §3.1), with the
+/// companions it is linked to: the queues (IDs to names, places in their
+/// `entries`) and the workers (who runs a task). Shared by the document
+/// forms and JSON Lines of tasks; one parser per thread.
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "clearml/queues.h"
+#include "clearml/tasks.h"
+#include "clearml/workers.h"
+#include "jobs/job.h"
+#include "jobs/json_values.h"
+#include "jobs/params.h"
+#include "text_arena.h"
+
+namespace rescfg::clearml {
+
+using simdjson::error_code;
+
+/// What every task is looked up in: the companions, built once they are
+/// read and only read while tasks are parsed (by two threads in large
+/// files). Names entries keep are copied into the jobs' arena, which
+/// outlives the companions.
+struct Lookups {
+  Lookups(const Companions& companions, LoadedJobs* out) : queues(companions.queues), workers(companions.workers) {
+    TextArena& arena = JobsArena(out);
+    if (queues) {
+      for (const Queue& queue : queues->queues) queue_names.push_back(arena.Keep(queue.name));
+    }
+    if (workers) {
+      for (const Worker& w : workers->workers) {
+        TaskWorker& task_worker = out->text->workers.emplace_back();
+        task_worker.id = arena.Keep(w.id);
+        bool from_id = false;
+        if (!w.queue.empty()) task_worker.queue = arena.Keep(QueueName(w.queue, &from_id));
+        for (const Ref& ref : w.queues) task_worker.queues.push_back(arena.Keep(QueueName(ref, &from_id)));
+        task_workers.push_back(&task_worker);
+      }
+    }
+  }
+
+  /// The queue a reference stands for (SPEC §3.1): its name; else the name
+  /// of the queue with its ID; else the ID itself, taken as a name.
+  std::string_view QueueName(const Ref& ref, bool* from_id) const {
+    *from_id = false;
+    if (!ref.name.empty()) return ref.name;
+    if (queues) {
+      if (const Queue* q = queues->FindById(ref.id)) return queue_names[static_cast<size_t>(q - queues->queues.data())];
+    }
+    *from_id = true;
+    return ref.id;
+  }
+
+  const QueueList* queues;
+  const WorkerList* workers;
+  std::vector<std::string_view> queue_names;   ///< per queue of `queues`
+  std::vector<const TaskWorker*> task_workers;  ///< per worker of `workers`
+};
+
+enum class TaskKey : uint8_t { kId, kName, kStatus, kStatusChanged, kExecution, kParamRoot, kOther };
+
+/// Reads task objects into entries; one per thread.
+class TaskParser {
+ public:
+  TaskParser(const ParamQuery& query, const Lookups& lookups, TextArena* arena)
+      : query_(query), lookups_(lookups), capture_(query), arena_(arena) {}
+
+  /// Reads one task object into `entry`. A syntax error is returned (with
+  /// `*at` where simdjson stopped, when known) and the entry is then to be
+  /// reset; a value that is not an object sets `*not_object`.
+  error_code Read(json::ParseSpan span, JobEntry* entry, const char** at, bool* not_object);
+  /// JSON Lines: a malformed line is an invalid entry, as in a jobs file.
+  void ReadLine(json::ParseSpan line, JobEntry* entry);
+
+ private:
+  error_code Field(TaskKey key, std::string_view name, od::value value, JobEntry* entry);
+  error_code Execution(od::value value, JobEntry* entry);
+  /// What a string field holds, viewed in place when possible.
+  error_code String(od::value value, TextRef* out) {
+    std::string_view text;
+    if (auto error = json::StableString(value, in_place_, arena_, &text)) return error;
+    *out = text;
+    return simdjson::SUCCESS;
+  }
+  void Finish(JobEntry* entry);
+
+  /// Links the task to the companions: its queue ID to a name, a queued
+  /// task to its place in its queue's `entries`, a running one to its worker.
+  void Link(JobEntry* entry) const;
+
+  const ParamQuery& query_;
+  const Lookups& lookups_;
+  ParamCapture capture_;
+  TextArena* arena_;
+  od::parser parser_;
+  bool in_place_ = false;
+  // The task being read.
+  std::string_view status_;
+  bool status_seen_ = false, status_mistyped_ = false, execution_mistyped_ = false;
+  Ref queue_;
+  std::string queue_shape_;
+  uint32_t seen_ = 0;  ///< TaskKey bits (and one for execution.queue), for keys given twice
+};
+
+/// An entry that keeps only its number and place (a task that could not be read).
+void ResetEntry(JobEntry* entry);
+
+}  // namespace rescfg::clearml
