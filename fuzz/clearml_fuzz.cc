@@ -16,7 +16,7 @@
 #include "clearml/queues.h"
 #include "clearml/tasks.h"
 #include "clearml/workers.h"
-#include "config/loader.h"
+#include "fuzz_config.h"
 #include "jobs/resolve.h"
 #include "schedule/report.h"
 
@@ -35,13 +35,7 @@ policies:
 )";
 
 const rescfg::Config& Configuration() {
-  static const rescfg::Config* config = [] {
-    rescfg::LoadedConfig loaded = rescfg::LoadConfigText(kConfig, "fuzz.yaml");
-    if (!loaded.config) std::abort();
-    auto* c = new rescfg::Config(*loaded.config);
-    rescfg::ApplyDefaults(*c);
-    return c;
-  }();
+  static const rescfg::Config* config = new rescfg::Config(rescfg::fuzz::LoadFuzzConfig(kConfig));
   return *config;
 }
 

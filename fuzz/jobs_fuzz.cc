@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "config/loader.h"
+#include "fuzz_config.h"
 #include "jobs/loader.h"
 #include "jobs/params.h"
 #include "jobs/resolve.h"
@@ -65,13 +65,7 @@ policies:
 )";
 
 const rescfg::Config& Configuration() {
-  static const rescfg::Config* config = [] {
-    rescfg::LoadedConfig loaded = rescfg::LoadConfigText(kConfig, "fuzz.yaml");
-    if (!loaded.config) std::abort();
-    auto* c = new rescfg::Config(*loaded.config);
-    rescfg::ApplyDefaults(*c);
-    return c;
-  }();
+  static const rescfg::Config* config = new rescfg::Config(rescfg::fuzz::LoadFuzzConfig(kConfig));
   return *config;
 }
 
