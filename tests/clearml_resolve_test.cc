@@ -322,7 +322,7 @@ std::string LargeTask(int i, bool repeat) {
 
 /// Tasks resolved as they are parsed give what resolving the entries gives,
 /// in each form (a response, an array, JSON Lines), read in two halves
-/// (8 MB or more) or whole; with a repeated id the entries are kept.
+/// (8 MB or more) or whole; with a repeated id, read a second time.
 TEST(ClearmlResolve, WhileParsingAsAfterParsing) {
   const QueueList queues = ReadQueuesText(kQueues, "queues.json");
   const WorkerList workers = ReadWorkersText(kWorkers, "workers.json");
@@ -355,15 +355,12 @@ TEST(ClearmlResolve, WhileParsingAsAfterParsing) {
         EXPECT_GT(status[static_cast<int>(JobStatus::kPending)], size_t(tasks) / 5);
         EXPECT_GT(status[static_cast<int>(JobStatus::kRunning)], size_t(tasks) / 10);
         EXPECT_GT(status[static_cast<int>(JobStatus::kRejected)], size_t(tasks) / 5);
-        if (repeat) {
-          ASSERT_FALSE(resolved.resolved);
-          ASSERT_EQ(resolved.entries.size(), read.entries.size());
-          testing::ExpectSameResolution(after, ResolveJobs(config, resolved.entries));
-        } else {
-          ASSERT_TRUE(resolved.resolved);
-          EXPECT_TRUE(resolved.entries.empty());
-          testing::ExpectSameResolution(after, *resolved.resolved);
-        }
+        size_t duplicates = 0;
+        for (const JobOutcome& o : after.outcomes) duplicates += o.reason == "duplicate-id";
+        EXPECT_TRUE(repeat ? tasks < 10000 || duplicates > 10 : duplicates == 0) << duplicates;
+        ASSERT_TRUE(resolved.resolved);  // with a repeated id, in a second reading
+        EXPECT_TRUE(resolved.entries.empty());
+        testing::ExpectSameResolution(after, *resolved.resolved);
       }
     }
   }

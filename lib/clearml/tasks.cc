@@ -42,8 +42,6 @@ class DocumentReader {
 
   /// False when the document is unusable (the finding is in `out`).
   bool Read();
-  /// Whether resolving as it parsed found a repeated id (ResolutionAsRead).
-  bool repeated() const { return repeated_; }
 
  private:
   bool Response();
@@ -68,7 +66,6 @@ class DocumentReader {
   const CompanionsReady& ready_;
   LoadedJobs* out_;
   const Config* resolve_against_;
-  bool repeated_ = false;
   std::vector<TaskSpan> spans_;
   od::parser parser_;  ///< for the values that are not tasks
   std::string copy_;
@@ -228,33 +225,37 @@ bool DocumentReader::ParseTasks() {
   const bool split = text_.size() >= json::kParallelBytes && spans_.size() >= 2 && std::thread::hardware_concurrency() > 1;
   const size_t half = split ? spans_.size() / 2 : spans_.size();
   if (resolve_against_ != nullptr) {
-    // Each half a batch at a time, resolved at once (ResolutionAsRead).
-    ResolutionAsRead resolution(*resolve_against_, spans_.size(), half);
-    auto read = [&](size_t which, size_t from, size_t to, TaskParser& reader, Failure* failure) {
-      std::vector<JobEntry> batch(json::kBatchEntries);
-      for (size_t at = from; at < to && failure->task == SIZE_MAX; at += batch.size()) {
-        const size_t end = std::min(to, at + batch.size());
-        for (size_t k = 0; k < end - at; ++k) batch[k] = JobEntry();
-        resolution.Resolve(which, batch.data(), parse(at, end, reader, batch.data(), at, failure));
+    // Each half a batch at a time, resolved at once (ResolutionAsRead);
+    // when an id repeats, once more knowing which.
+    std::vector<bool> repeated;
+    for (bool done = false; !done;) {
+      ResolutionAsRead resolution(*resolve_against_, spans_.size(), half, repeated);
+      auto read = [&](size_t which, size_t from, size_t to, TaskParser& reader, Failure* failure) {
+        std::vector<JobEntry> batch(json::kBatchEntries);
+        for (size_t at = from; at < to && failure->task == SIZE_MAX; at += batch.size()) {
+          const size_t end = std::min(to, at + batch.size());
+          for (size_t k = 0; k < end - at; ++k) batch[k] = JobEntry();
+          resolution.Resolve(which, batch.data(), parse(at, end, reader, batch.data(), at, failure));
+        }
+      };
+      TextArena second_arena;
+      {
+        JoinedThread worker([&] {
+          if (!split) return;
+          TaskParser second_parser(query_, lookups, &second_arena);
+          read(1, half, spans_.size(), second_parser, &second);
+        });
+        read(0, 0, half, parser, &first);
+        worker.Join();
       }
-    };
-    TextArena second_arena;
-    {
-      JoinedThread worker([&] {
-        if (!split) return;
-        TaskParser second_parser(query_, lookups, &second_arena);
-        read(1, half, spans_.size(), second_parser, &second);
-      });
-      read(0, 0, half, parser, &first);
-      worker.Join();
-    }
-    JobsArena(out_).Absorb(std::move(second_arena));
-    if (first.task == SIZE_MAX && second.task == SIZE_MAX) {
-      if (auto resolved = std::move(resolution).Finish()) {
+      JobsArena(out_).Absorb(std::move(second_arena));
+      if (first.task != SIZE_MAX || second.task != SIZE_MAX) break;  // unusable
+      std::vector<bool> found;
+      if (auto resolved = std::move(resolution).Finish(&found)) {
         out_->resolved = std::make_shared<ResolvedJobs>(std::move(*resolved));
-      } else {
-        repeated_ = true;
+        done = true;
       }
+      repeated = std::move(found);
     }
   } else if (split) {
     json::InTwoHalves(
@@ -295,12 +296,10 @@ void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Comp
                       const Config* resolve_against) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
   const size_t entries_before = out->entries.size();
-  const size_t findings_before = out->findings.size();
   JsonScanner scan(text);
   scan.SkipSpace();
   if (scan.AtEnd()) return;  // no tasks
   const char first = scan.Peek();
-  bool repeated = false;  // resolving while reading met a repeated id
   if (first == '[' || (first == '{' && LooksLikeResponse(text))) {
     DocumentReader reader(text, query, ready, out, resolve_against);
     if (!reader.Read()) {
@@ -309,23 +308,14 @@ void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Comp
       out->unusable = true;
       return;
     }
-    repeated = reader.repeated();
   } else if (first == '{') {
     const Lookups lookups(ready(), out);
     auto make_reader = [&](TextArena* arena) { return TaskParser(query, lookups, arena); };
     if (resolve_against == nullptr) {
       json::ReadEntryLines(text, out, make_reader);
     } else {
-      std::optional<ResolutionAsRead> resolution;
-      json::ReadAndResolveEntryLines(
-          text, out, make_reader, [](auto&, auto*) {},
-          [&](size_t room, size_t second_from) { resolution.emplace(*resolve_against, room, second_from); },
-          [&](size_t half, const JobEntry* entries, size_t count) { resolution->Resolve(half, entries, count); });
-      if (auto resolved = std::move(*resolution).Finish()) {
-        out->resolved = std::make_shared<ResolvedJobs>(std::move(*resolved));
-      } else {
-        repeated = true;
-      }
+      out->resolved = std::make_shared<ResolvedJobs>(
+          json::ResolveEntryLines(text, out, make_reader, [](auto&, auto*) {}, *resolve_against));
     }
   } else {
     out->unusable = true;
@@ -335,10 +325,6 @@ void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Comp
                                  Excerpt(text.substr(static_cast<size_t>(scan.position() - text.data()), 40)) + "'",
                              ""});
     return;
-  }
-  if (repeated) {  // read again, entries kept this time
-    out->findings.resize(findings_before);
-    ReadClearmlTasks(text, query, ready, out, nullptr);
   }
 }
 

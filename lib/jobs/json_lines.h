@@ -11,8 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "config/model.h"
 #include "jobs/job.h"
 #include "jobs/json_values.h"
+#include "jobs/resolve.h"
 #include "joined_thread.h"
 #include "prefault.h"
 
@@ -220,6 +222,27 @@ void ReadAndResolveEntryLines(std::string_view text, LoadedJobs* out, MakeReader
   worker.Join();
   arena.Absorb(std::move(second_arena));
   done(reader, second_reader ? &*second_reader : nullptr);
+}
+
+/// Reads and resolves `text` against `config` with ReadAndResolveEntryLines
+/// and a ResolutionAsRead; an input whose ids repeat is read twice, the
+/// second time knowing which (the first reading's findings dropped).
+template <typename MakeReader, typename Done>
+ResolvedJobs ResolveEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_reader, Done done,
+                               const Config& config) {
+  const size_t findings = out->findings.size();
+  std::vector<bool> repeated;
+  for (;;) {
+    std::optional<ResolutionAsRead> resolution;
+    ReadAndResolveEntryLines(
+        text, out, make_reader, done,
+        [&](size_t room, size_t second_from) { resolution.emplace(config, room, second_from, repeated); },
+        [&](size_t half, const JobEntry* entries, size_t count) { resolution->Resolve(half, entries, count); });
+    std::vector<bool> found;
+    if (auto resolved = std::move(*resolution).Finish(&found)) return std::move(*resolved);
+    repeated = std::move(found);
+    out->findings.resize(findings);
+  }
 }
 
 template <typename MakeReader>

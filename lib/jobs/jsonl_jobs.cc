@@ -9,7 +9,6 @@
 #include "jobs/job_fields.h"
 #include "jobs/json_lines.h"
 #include "jobs/json_values.h"
-#include "jobs/resolve.h"
 
 namespace rescfg {
 
@@ -158,14 +157,10 @@ void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJob
   json::ReadEntryLines(text, out, [&](TextArena* arena) { return JsonLinesReader(query, arena); }, WarnTypos(out));
 }
 
-std::optional<ResolvedJobs> ReadAndResolveJsonLines(std::string_view text, const ParamQuery& query,
-                                                    const Config& config, LoadedJobs* out) {
-  std::optional<ResolutionAsRead> resolution;
-  json::ReadAndResolveEntryLines(
-      text, out, [&](TextArena* arena) { return JsonLinesReader(query, arena); }, WarnTypos(out),
-      [&](size_t room, size_t second_from) { resolution.emplace(config, room, second_from); },
-      [&](size_t half, const JobEntry* entries, size_t count) { resolution->Resolve(half, entries, count); });
-  return std::move(*resolution).Finish();
+ResolvedJobs ReadAndResolveJsonLines(std::string_view text, const ParamQuery& query, const Config& config,
+                                     LoadedJobs* out) {
+  return json::ResolveEntryLines(
+      text, out, [&](TextArena* arena) { return JsonLinesReader(query, arena); }, WarnTypos(out), config);
 }
 
 }  // namespace rescfg

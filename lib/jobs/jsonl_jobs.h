@@ -1,7 +1,6 @@
 #pragma once
 /// JSON Lines jobs files: one job object a line (SPEC §3, §5).
 
-#include <optional>
 #include <string_view>
 
 #include "jobs/job.h"
@@ -20,9 +19,9 @@ void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJob
 
 /// Reads and resolves at once (ResolutionAsRead): the result of
 /// ReadJsonLinesJobs and then ResolveJobs, without holding the entries;
-/// `out` receives the findings and the arena of escaped text. None when an
-/// id repeats: then read the entries with ReadJsonLinesJobs.
-std::optional<ResolvedJobs> ReadAndResolveJsonLines(std::string_view text, const ParamQuery& query,
-                                                    const Config& config, LoadedJobs* out);
+/// `out` receives the findings and the arena of escaped text. Text whose
+/// ids repeat is read twice.
+ResolvedJobs ReadAndResolveJsonLines(std::string_view text, const ParamQuery& query, const Config& config,
+                                     LoadedJobs* out);
 
 }  // namespace rescfg

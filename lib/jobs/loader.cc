@@ -37,14 +37,11 @@ LoadedJobs Load(std::string_view text, std::string* owned, JobsFormat format, co
       result.text->source.assign(text);
     }
     if (resolve_against != nullptr) {
-      if (auto resolved = ReadAndResolveJsonLines(result.text->source, query, *resolve_against, &result)) {
-        result.resolved = std::make_shared<ResolvedJobs>(std::move(*resolved));
-        return result;
-      }
-      result.findings.clear();  // read again, entries kept this time
-      result.text->arena = TextArena();
+      result.resolved = std::make_shared<ResolvedJobs>(
+          ReadAndResolveJsonLines(result.text->source, query, *resolve_against, &result));
+    } else {
+      ReadJsonLinesJobs(result.text->source, query, &result);
     }
-    ReadJsonLinesJobs(result.text->source, query, &result);
   } else {
     ReadYamlJobs(text, query, &result);
   }

@@ -467,7 +467,8 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
 }
 
 struct ResolutionAsRead::State {
-  State(const Config& c, size_t room, size_t second) : config(c), dir(c), second_from(second) {
+  State(const Config& c, size_t room, size_t second, std::vector<bool> known)
+      : config(c), dir(c), second_from(second), repeated(std::move(known)) {
     resolved.names = CopyNames(config, &resolved.text);
     ResizePrefaulted(&resolved.outcomes, room);
     Reserve(&parts[0], room);
@@ -479,10 +480,11 @@ struct ResolutionAsRead::State {
   ResolvedPart parts[2];
   size_t filled[2] = {0, 0};
   size_t second_from;
+  std::vector<bool> repeated;  ///< by slot; empty: none known
 };
 
-ResolutionAsRead::ResolutionAsRead(const Config& config, size_t room, size_t second_from)
-    : state_(std::make_unique<State>(config, room, std::min(second_from, room))) {}
+ResolutionAsRead::ResolutionAsRead(const Config& config, size_t room, size_t second_from, std::vector<bool> repeated)
+    : state_(std::make_unique<State>(config, room, std::min(second_from, room), std::move(repeated))) {}
 
 ResolutionAsRead::~ResolutionAsRead() = default;
 
@@ -490,11 +492,11 @@ void ResolutionAsRead::Resolve(size_t half, const JobEntry* entries, size_t coun
   State& s = *state_;
   const size_t first = (half == 0 ? 0 : s.second_from) + s.filled[half];
   Resolver(s.config, s.dir, s.resolved.names, &s.parts[half])
-      .Resolve(entries, count, first, nullptr, s.resolved.outcomes.data());
+      .Resolve(entries, count, first, s.repeated.empty() ? nullptr : &s.repeated, s.resolved.outcomes.data());
   s.filled[half] += count;
 }
 
-std::optional<ResolvedJobs> ResolutionAsRead::Finish() && {
+std::optional<ResolvedJobs> ResolutionAsRead::Finish(std::vector<bool>* repeated_slots) && {
   State& s = *state_;
   std::vector<JobOutcome>& outcomes = s.resolved.outcomes;
   // The first half's blank lines left slots over: the second half's
@@ -514,17 +516,23 @@ std::optional<ResolvedJobs> ResolutionAsRead::Finish() && {
   }
   outcomes.resize(s.filled[0] + s.filled[1]);
   // A repeated id makes the later entry a duplicate (unless invalid
-  // anyway): rare, and then resolved again knowing which. The ids are
-  // looked at beside the join (which moves no outcome and no text).
-  bool repeated = false;
+  // anyway): rare, and then read again knowing which. The ids are looked
+  // at beside the join (which moves no outcome and no text).
+  std::vector<bool> later;
   JoinedThread check([&] {
-    const std::vector<bool> later = RepeatedIds(outcomes);
-    repeated = std::find(later.begin(), later.end(), true) != later.end();
+    if (s.repeated.empty()) later = RepeatedIds(outcomes);
   });
   Join(std::move(s.parts[1]), &s.parts[0]);
   PutInQueueOrder(std::move(s.parts[0]), &s.resolved);
   check.Join();
-  if (repeated) return std::nullopt;
+  if (std::find(later.begin(), later.end(), true) != later.end()) {
+    // By slot, as the second reading will number them.
+    repeated_slots->assign(s.second_from + s.filled[1], false);
+    for (size_t i = 0; i < later.size(); ++i) {
+      if (later[i]) (*repeated_slots)[i < s.filled[0] ? i : i + gap] = true;
+    }
+    return std::nullopt;
+  }
   return std::move(s.resolved);
 }
 

@@ -26,10 +26,16 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
 /// `second_from`th slot on (the first half's line count); each half's
 /// entries come in file order and are numbered as if the first half had
 /// filled its slots.
+///
+/// A duplicate-id needs to know, before an entry is resolved, whether an
+/// earlier entry has its id. A first reading assumes none; when Finish
+/// finds one, it gives the repeated slots instead, and a second reading of
+/// the same input with them (`repeated`) gives the result.
 class ResolutionAsRead {
  public:
-  /// `room`: at most this many entries in all.
-  ResolutionAsRead(const Config& config, size_t room, size_t second_from);
+  /// `room`: at most this many entries in all; `repeated`: by slot, the
+  /// entries whose id an earlier one has (empty: none known).
+  ResolutionAsRead(const Config& config, size_t room, size_t second_from, std::vector<bool> repeated = {});
   ~ResolutionAsRead();
   ResolutionAsRead(const ResolutionAsRead&) = delete;
   ResolutionAsRead& operator=(const ResolutionAsRead&) = delete;
@@ -38,9 +44,9 @@ class ResolutionAsRead {
   void Resolve(size_t half, const JobEntry* entries, size_t count);
 
   /// What ResolveJobs gives for the same entries in file order; none when
-  /// an id repeats, since a duplicate-id needs to know which entries repeat
-  /// before resolving: the caller then resolves the entries with ResolveJobs.
-  std::optional<ResolvedJobs> Finish() &&;
+  /// this reading knew no repeated ids and an id repeats: `*repeated` then
+  /// receives the slots to read again with.
+  std::optional<ResolvedJobs> Finish(std::vector<bool>* repeated) &&;
 
  private:
   struct State;
