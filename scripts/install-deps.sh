@@ -5,6 +5,7 @@ set -eu
 PACKAGES="cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
   libcli11-dev libyaml-cpp-dev libspdlog-dev libfmt-dev libsimdjson-dev
   libgtest-dev librapidcheck-dev libbenchmark-dev
+  libcurl4-openssl-dev libssl-dev ccache
   python3 python3-jsonschema python3-yaml mandoc jq git time curl
   graphviz fish zsh librsvg2-bin"
 missing=""
