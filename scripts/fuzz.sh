@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets into build-fuzz/ and runs each for SECONDS.
+# Builds the libFuzzer targets into build-fuzz/ (or $FUZZ_BUILD_DIR, e.g. the
+# sanitized build of scripts/sanitized-build.sh) and runs each for SECONDS.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (default 60 s, every target)
 #
 # Each target first replays testdata/fuzz-regressions/<target>-*, then fuzzes
@@ -10,7 +11,8 @@ set -euo pipefail
 seconds=${1:-60}
 shift || true
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=$root/build-fuzz
+build=${FUZZ_BUILD_DIR:-build-fuzz}
+[[ $build = /* ]] || build=$root/$build
 regressions=$root/testdata/fuzz-regressions
 
 if [[ ! -f $build/build.ninja ]]; then
@@ -57,11 +59,12 @@ for target in "${targets[@]}"; do
   log=$build/$target.log
   max_len=4096
   [[ $target == state ]] && max_len=16384  # plans carry a configuration twice
+  started=$SECONDS
   "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" \
     "$work" "${seeds[@]}" > "$log" 2>&1 || true
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  printf 'fuzz: %-10s %12s executions in %ss\n' "$target" "${runs:-?}" "$seconds"
+  printf 'fuzz: %-10s %12s executions in %ss\n' "$target" "${runs:-?}" "$((SECONDS - started))"
   for crash in "$artifacts"/*; do
     [[ -e $crash ]] || continue
     mkdir -p "$regressions"
