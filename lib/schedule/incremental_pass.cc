@@ -187,13 +187,15 @@ class IncrementalPass::Impl {
     MarkPolicy(j.policy);
   }
 
-  void Release(uint32_t pool, std::optional<uint32_t> policy, Quantity amount) {
-    if (!released_[pool]) {
-      released_[pool] = true;
-      released_pools_.push_back(pool);
-      free_before_[pool] = state_.Free(ctx_, pool);
+  void Release(std::optional<uint32_t> pool, std::optional<uint32_t> policy, Quantity amount) {
+    if (pool) {
+      if (!released_[*pool]) {
+        released_[*pool] = true;
+        released_pools_.push_back(*pool);
+        free_before_[*pool] = state_.Free(ctx_, *pool);
+      }
+      state_.held[*pool] -= amount;
     }
-    state_.held[pool] -= amount;
     if (policy) {
       state_.used[*policy] -= amount;
       MarkPolicy(*policy);
@@ -569,7 +571,7 @@ IncrementalPass::IncrementalPass(const Config& config, const std::vector<QueuedJ
 IncrementalPass::~IncrementalPass() = default;
 
 void IncrementalPass::Join(uint32_t job) { impl_->Join(job); }
-void IncrementalPass::Release(uint32_t pool, std::optional<uint32_t> policy, Quantity amount) {
+void IncrementalPass::Release(std::optional<uint32_t> pool, std::optional<uint32_t> policy, Quantity amount) {
   impl_->Release(pool, policy, amount);
 }
 void IncrementalPass::Run(std::vector<Placement>* placements) { impl_->Run(placements); }

@@ -45,8 +45,9 @@ class IncrementalPass {
   /// Job `job` joins its queue. Its queue order must be later than that of
   /// every job that joined before.
   void Join(uint32_t job);
-  /// A job finished: what it held in `pool` (and against `policy`) is free.
-  void Release(uint32_t pool, std::optional<uint32_t> policy, Quantity amount);
+  /// A job finished: what it held in `pool` (none: in no pool) and against
+  /// `policy` is free.
+  void Release(std::optional<uint32_t> pool, std::optional<uint32_t> policy, Quantity amount);
   /// Places jobs until no undecided job has a target; appends the
   /// placements in placement order.
   void Run(std::vector<Placement>* placements);

@@ -17,7 +17,7 @@ struct PassState {
   static PassState Initial(const ScheduleContext& ctx, const std::vector<Holding>& holdings) {
     PassState state{std::vector<Quantity>(ctx.pool_count), std::vector<Quantity>(ctx.policy_count)};
     for (const Holding& h : holdings) {
-      state.held[h.pool] += h.amount;
+      if (h.pool) state.held[*h.pool] += h.amount;
       if (h.policy) state.used[*h.policy] += h.amount;
     }
     return state;

@@ -66,7 +66,7 @@ State Semantics::Initial() const {
   State s{std::vector<Quantity>(c.pools.size()), std::vector<Quantity>(c.policies.size()),
           std::vector<bool>(in_.queued.size(), false)};
   for (const Holding& h : in_.holdings) {
-    s.held[h.pool] += h.amount;
+    if (h.pool) s.held[*h.pool] += h.amount;  // a running job whose pool cannot be told holds in none
     if (h.policy) s.used[*h.policy] += h.amount;
   }
   return s;

@@ -95,7 +95,7 @@ rc::Gen<Scenario> GenShaped(Shape shape) {
       h.pool = static_cast<uint32_t>(*rc::gen::inRange(0, pools));
       if (*rc::gen::inRange(0, 4) != 0) h.policy = static_cast<uint32_t>(*rc::gen::inRange(0, policies));
       h.amount = *OneOf(shape.held);
-      if (shape.holdings_overfill && *rc::gen::inRange(0, 3) == 0) h.amount = c.pools[h.pool].resources + h.amount;
+      if (shape.holdings_overfill && *rc::gen::inRange(0, 3) == 0) h.amount = c.pools[*h.pool].resources + h.amount;
       s.holdings.push_back(h);
     }
     if (shape.exact_fit && !s.queued.empty()) {
