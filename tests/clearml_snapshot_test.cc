@@ -426,7 +426,7 @@ RC_GTEST_PROP(ClearmlSnapshot, TheReaderFollowsTheRules, ()) {
   int worker_count = 0;
   for (const GenTask& t : tasks) {
     tasks_text += R"({"id": ")" + t.id + R"(", "status": ")" + t.status + R"(", "execution": {"queue": {"name": ")" +
-                  t.exec + ""}}}\n";
+                  t.exec + "\"}}}\n";
     if (!t.listed.empty()) listed[t.listed].push_back(t.id);
     for (const std::string& q : t.workers) {
       workers_text += std::string(worker_count == 0 ? "" : ",") + R"({"id": "w)" + std::to_string(worker_count++) +
