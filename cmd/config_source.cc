@@ -114,7 +114,8 @@ std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* la
 }
 
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vector<std::string>& param_paths,
-                                       clearml::QueueList* queues, const Config* resolve_against) {
+                                       clearml::QueueList* queues, const Config* resolve_against,
+                                       const std::vector<const Config*>& match_against) {
   const bool clearml = source.format == "clearml";
   if (!clearml && !source.clearml_workers.empty()) {
     spdlog::error("--clearml-workers is read only with --jobs-format clearml");
@@ -133,7 +134,7 @@ std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vect
   if (clearml) {
     clearml::Snapshot snapshot =
         clearml::LoadClearmlSnapshot({source.file, source.clearml_queues, source.clearml_workers}, param_paths,
-                                     resolve_against);
+                                     resolve_against, nullptr, match_against);
     LogFindings(snapshot.findings);
     if (snapshot.unusable) return std::nullopt;
     jobs = std::move(snapshot.jobs);
@@ -156,7 +157,7 @@ std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vect
 }
 
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config, clearml::QueueList* queues) {
-  return LoadJobsFrom(source, DynamicParameterPaths(config), queues);
+  return LoadJobsFrom(source, DynamicParameterPaths(config), queues, nullptr, {&config});
 }
 
 std::optional<LoadedJobs> LoadJobsToSchedule(const JobsSource& source, const Config& config,

@@ -27,8 +27,11 @@ std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* la
 /// the input unusable. `param_paths` are the dynamic parameters to extract
 /// (by default those of `config`). `queues`, when given, receives the
 /// --clearml-queues file whatever the jobs format (for --format clearml).
+/// A snapshot none of whose tasks names a queue of `resolve_against` or of
+/// `match_against` is unusable.
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vector<std::string>& param_paths,
-                                       clearml::QueueList* queues = nullptr, const Config* resolve_against = nullptr);
+                                       clearml::QueueList* queues = nullptr, const Config* resolve_against = nullptr,
+                                       const std::vector<const Config*>& match_against = {});
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config,
                                        clearml::QueueList* queues = nullptr);
 /// As LoadJobsFrom, for BuildSchedule: JSON Lines entries are resolved as

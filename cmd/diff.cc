@@ -91,7 +91,8 @@ int RunDiff(const DiffOptions& options) {
   ConfigDiff diff = DiffConfigs(*old_config, *new_config);
   std::optional<std::vector<JobImpact>> impact;
   if (!options.jobs.file.empty()) {
-    auto jobs = LoadJobsFrom(options.jobs, ImpactParameterPaths(*old_config, *new_config));
+    auto jobs = LoadJobsFrom(options.jobs, ImpactParameterPaths(*old_config, *new_config), nullptr, nullptr,
+                             {&*old_config, &*new_config});
     if (!jobs) return kExitUnusable;
     impact = ComputeImpact(*old_config, *new_config, jobs->entries);
   }

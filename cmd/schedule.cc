@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
 #include <utility>
 
 #include "clearml/enqueue_requests.h"
@@ -8,10 +9,14 @@
 #include "config_source.h"
 #include "jobs/loader.h"
 #include "output/schedule_output.h"
+#include "output/schedule_summary.h"
 #include "output_file.h"
 #include "schedule/report.h"
 
 namespace rescfg::cmd {
+
+/// Running tasks with a warning shown on stderr, at most (their messages say it all).
+constexpr size_t kShownWarnings = 10;
 
 int RunSchedule(const ScheduleOptions& options) {
   auto config = LoadConfigFrom(options.config);
@@ -21,6 +26,7 @@ int RunSchedule(const ScheduleOptions& options) {
   auto jobs = LoadJobsToSchedule(options.jobs, *config, requests ? &queues : nullptr);
   if (!jobs) return kExitUnusable;
   ScheduleReport report = BuildSchedule(*config, std::move(*jobs));
+  for (const std::string& warning : RunningWarnings(report, kShownWarnings)) spdlog::warn("{}", warning);
   ScheduleFormat format = options.format == "json"    ? ScheduleFormat::kJson
                           : options.format == "jsonl" ? ScheduleFormat::kJsonLines
                           : options.format == "table" ? ScheduleFormat::kTable
@@ -33,8 +39,8 @@ int RunSchedule(const ScheduleOptions& options) {
   if (!written || !out.Finish()) {
     return kExitUnusable;
   }
-  spdlog::info("{} assigned, {} pending, {} running, {} rejected", report.assignments.size(), report.pending.size(),
-               report.running_count, report.rejected.size());
+  // Every format ends with the summary on stderr; -q (level error) silences it.
+  if (spdlog::should_log(spdlog::level::warn)) std::fprintf(stderr, "rescfg: %s\n", ScheduleSummaryLine(report).c_str());
   return report.rejected.empty() ? kExitOk : kExitFindings;
 }
 

@@ -100,13 +100,15 @@ TEST(ClearmlRunning, PlacedByQueueOrWorker) {
       {"a policy queue, the worker's queue tells", Running("run-a", "dev-p"), "run-a:running:A", "2", "Dev", "p", ""},
       {"a policy queue, the one pool of the queues the worker serves", Running("run-served", "dev-p"),
        "run-served:running:A", "2", "Dev", "p", ""},
-      {"a worker that serves queues of two pools", Running("run-two", "dev-p"), "run-two:rejected:invalid-job", "", "",
-       "", "its worker 'w-two' does not say which queue it took it from and serves queues of pools 'A' and 'B'"},
-      {"a worker that serves no pool queue", Running("run-none", "dev-p"), "run-none:rejected:invalid-job", "", "", "",
+      // A pool that cannot be told: it counts against its policy, in no pool.
+      {"a worker that serves queues of two pools", Running("run-two", "dev-p"), "run-two:running:", "2", "Dev", "p",
+       "its worker 'w-two' does not say which queue it took it from and serves queues of pools 'A' and 'B'"},
+      {"a worker that serves no pool queue", Running("run-none", "dev-p"), "run-none:running:", "2", "Dev", "p",
        "its worker 'w-none' took it from 'dev-p', no pool or link queue, and serves no pool or link queue"},
-      {"no worker runs it", Running("t", "dev-p"), "t:rejected:invalid-job", "", "", "",
+      {"no worker runs it", Running("t", "dev-p"), "t:running:", "2", "Dev", "p",
        "cannot tell which pool runs it: its queue 'dev-p' is no pool or link queue, and no worker in the workers "
-       "snapshot (--clearml-workers) runs it"},
+       "snapshot (--clearml-workers) runs it; the worker whose task.id is this task would tell; counted against "
+       "policy 'Dev' (its limit and reservation), in no pool"},
       {"a queue of nobody", Running("t", "zzz"), "t:rejected:invalid-job", "", "", "",
        "cannot tell what it holds: its queue 'zzz' is neither a policy queue nor a pool or link queue"},
       {"the need of a dynamic profile, from its hyperparams", Running("run-dyn", "dev-d",

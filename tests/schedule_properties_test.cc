@@ -151,6 +151,10 @@ RC_GTEST_PROP(ScheduleProperties, AnAssignmentsQueueIsItsLinksQueue, ()) {
   }
   for (const JobOutcome& job : report.jobs) {
     if (job.status != JobStatus::kRunning) continue;
+    if (!job.pool) {  // a running task whose pool cannot be told: in no pool, no queue
+      RC_ASSERT(!job.queue);
+      continue;
+    }
     std::string expected = link_queue(job).value_or(s.config->FindPool(*job.pool)->queue);
     RC_ASSERT(*job.queue == expected);
   }
@@ -177,7 +181,9 @@ RC_GTEST_PROP(ScheduleProperties, OrderOfRunningJobsAndOfPoolsCarriesNoMeaning, 
   Scenario moved = s;
   moved.config = config;
   const uint32_t last = static_cast<uint32_t>(config->pools.size()) - 1;
-  for (auto& h : moved.holdings) h.pool = last - h.pool;
+  for (auto& h : moved.holdings) {
+    if (h.pool) h.pool = last - *h.pool;
+  }
   SchedulingResult r = RunSchedulingPass(moved.Input());
   RC_ASSERT(r.placements.size() == base.placements.size());
   for (size_t i = 0; i < r.placements.size(); ++i) {

@@ -162,7 +162,13 @@ error_code ListReader::Data(od::value data, Problem* problem) {
     std::string_view key;
     od::value field_value;
     if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
-    if (key != key_ || found_) {
+    if (key == key_ && found_) {
+      *problem = {simdjson::SUCCESS, field_value.raw_json_token().data(),
+                  "the response gives 'data." + std::string(key_) + "' twice; readers disagree on which counts",
+                  "duplicate-key"};
+      return simdjson::SUCCESS;
+    }
+    if (key != key_) {
       if (auto error = json::Skip(field_value, 2)) return error;
       continue;
     }
@@ -197,10 +203,19 @@ bool ListReader::Read() {
     } else if (type == od::json_type::object) {
       od::object object;
       if (auto error = doc.get_object().get(object)) return error;
+      bool data = false, meta = false;
       for (auto member : object) {
         std::string_view key;
         od::value field_value;
         if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
+        if ((key == "data" && data) || (key == "meta" && meta)) {
+          problem = {simdjson::SUCCESS, field_value.raw_json_token().data(),
+                     "the response gives '" + std::string(key) + "' twice; readers disagree on which counts",
+                     "duplicate-key"};
+          return simdjson::SUCCESS;
+        }
+        data = data || key == "data";
+        meta = meta || key == "meta";
         if (key == "data") {
           if (auto error = Data(field_value, &problem)) return error;
           if (problem) return simdjson::SUCCESS;
@@ -239,7 +254,7 @@ bool ListReader::Read() {
     return Report("json-syntax", {error, at, ""});
   }
   if (!error_response.empty()) return Report("error-response", {simdjson::SUCCESS, nullptr, error_response});
-  if (problem) return Report("bad-shape", problem);
+  if (problem) return Report(problem.code ? problem.code : "bad-shape", problem);
   if (!found_) {
     return Report("bad-shape", {simdjson::SUCCESS, nullptr,
                                 "not a " + std::string(key_) + ".get_all response: it has no data." + std::string(key_) +

@@ -30,6 +30,7 @@ struct Problem {
   simdjson::error_code error = simdjson::SUCCESS;
   const char* at = nullptr;  ///< in the file's text; nullptr: unknown
   std::string message;
+  const char* code = nullptr;  ///< the finding's code, when not the reader's default
   explicit operator bool() const { return error != simdjson::SUCCESS || !message.empty(); }
 };
 

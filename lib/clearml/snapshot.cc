@@ -1,12 +1,15 @@
 #include "clearml/snapshot.h"
 
 #include "clearml/tasks.h"
+#include "jobs/job_directory.h"
+#include "jobs/resolve_clearml.h"
 #include "joined_thread.h"
 
 namespace rescfg::clearml {
 
 Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::string>& param_paths,
-                             const Config* resolve_against) {
+                             const Config* resolve_against, const Handovers* handovers,
+                             const std::vector<const Config*>& match_against) {
   Snapshot snapshot;
   // The companions are read on a thread of their own while the tasks file
   // is read and its tasks are found; the tasks' parse waits for them.
@@ -19,7 +22,8 @@ Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::
     // An unusable companion makes the whole input unusable: the tasks are
     // read all the same, for their own findings, but linked to nothing.
     if (snapshot.queues.unusable || snapshot.workers.unusable) return {};
-    return {files.queues.empty() ? nullptr : &snapshot.queues, files.workers.empty() ? nullptr : &snapshot.workers};
+    return {files.queues.empty() ? nullptr : &snapshot.queues, files.workers.empty() ? nullptr : &snapshot.workers,
+            handovers};
   };
   snapshot.jobs = LoadClearmlTasksFile(files.tasks, ready, param_paths, resolve_against);
   reader.Join();  // also when the tasks file was unusable before it needed them
@@ -27,7 +31,48 @@ Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::
     snapshot.findings.insert(snapshot.findings.end(), part->begin(), part->end());
   }
   snapshot.unusable = snapshot.jobs.unusable || snapshot.queues.unusable || snapshot.workers.unusable;
+  if (snapshot.unusable) return snapshot;
+  // Nothing matched: the best match over the configurations decides.
+  std::optional<QueueMatches> best;
+  auto consider = [&](QueueMatches m) {
+    if (!best || m.matched > best->matched) best = std::move(m);
+  };
+  if (snapshot.jobs.resolved) consider(snapshot.jobs.resolved->matches);
+  for (const Config* config : match_against) consider(MatchQueues(*config, snapshot.jobs.entries, &JobsArena(&snapshot.jobs)));
+  if (best) {
+    if (auto finding = NothingMatched(*best, snapshot.jobs.file, !files.queues.empty())) {
+      snapshot.findings.push_back(std::move(*finding));
+      snapshot.unusable = true;
+    }
+  }
   return snapshot;
+}
+
+QueueMatches MatchQueues(const Config& config, const std::vector<JobEntry>& entries, TextArena* arena) {
+  const JobDirectory dir(config);
+  QueueMatches matches;
+  for (const JobEntry& e : entries) {
+    if (e.clearml_task && e.queue) matches.Count(TaskMatchesQueue(dir, e), e, arena);
+  }
+  return matches;
+}
+
+std::optional<Finding> NothingMatched(const QueueMatches& matches, const std::string& file, bool queues_given) {
+  if (matches.tasks == 0 || matches.matched > 0) return std::nullopt;
+  const std::string tasks = std::to_string(matches.tasks) + (matches.tasks == 1 ? " task" : " tasks");
+  if (!queues_given && matches.by_id > 0) {
+    return Finding{"nothing-matched", Severity::kError, file, {}, "",
+                   "none of the " + tasks + " names a queue of the configuration: their execution.queue is a queue "
+                   "ID, and no queues file was given to map IDs to names",
+                   "give --clearml-queues with a queues.get_all response"};
+  }
+  std::string seen;
+  for (size_t i = 0; i < matches.seen.size(); ++i) seen += (i == 0 ? "'" : ", '") + std::string(matches.seen[i]) + "'";
+  if (matches.seen.size() == QueueMatches::kSeen) seen += ", ...";
+  return Finding{"nothing-matched", Severity::kError, file, {}, "",
+                 "none of the " + tasks + " is in a policy, pool or link queue of the configuration; queues seen: " +
+                     seen,
+                 "check that the snapshot comes from the server this configuration governs"};
 }
 
 }  // namespace rescfg::clearml

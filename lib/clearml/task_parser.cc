@@ -112,6 +112,8 @@ void TaskParser::Finish(JobEntry* entry) {
     AddProblem(entry, queue_shape_);
   } else if (queue_.empty()) {
     AddProblem(entry, "the task has no execution queue (execution.queue)");
+  } else if (std::string disagree = Disagreement(queue_); !disagree.empty()) {
+    AddProblem(entry, disagree);
   } else {
     entry->queue = queue_.name.empty() ? queue_.id : queue_.name;
     entry->queue_from_id = queue_.name.empty();
@@ -121,6 +123,22 @@ void TaskParser::Finish(JobEntry* entry) {
     entry->enqueued_mistyped = false;
   }
   Link(entry);
+}
+
+std::string TaskParser::Disagreement(const Ref& ref) const {
+  const QueueList* queues = lookups_.queues;
+  if (queues == nullptr || ref.id.empty() || ref.name.empty()) return "";
+  const Queue* by_id = queues->FindById(ref.id);
+  const Queue* by_name = queues->FindByName(ref.name);
+  if (by_id != nullptr && by_id->name != ref.name) {
+    return "execution.queue {id: " + Excerpt(ref.id) + ", name: " + Excerpt(ref.name) + "} disagrees with the queues file (" +
+           queues->file + "): queue " + Excerpt(ref.id) + " is named '" + Excerpt(by_id->name) + "'";
+  }
+  if (by_id == nullptr && by_name != nullptr) {
+    return "execution.queue {id: " + Excerpt(ref.id) + ", name: " + Excerpt(ref.name) + "} disagrees with the queues file (" +
+           queues->file + "): queue '" + Excerpt(ref.name) + "' has ID " + Excerpt(by_name->id);
+  }
+  return "";
 }
 
 void TaskParser::Link(JobEntry* e) const {
@@ -134,10 +152,20 @@ void TaskParser::Link(JobEntry* e) const {
     }
   }
   if (!e->id) return;
+  if (lookups_.handovers != nullptr) {
+    auto handed = lookups_.handovers->find(std::string(*e->id));
+    if (handed != lookups_.handovers->end()) {
+      e->handed_pool = arena_->Keep(handed->second.pool);
+      e->handed_policy_queue = arena_->Keep(handed->second.policy_queue);
+    }
+  }
   if (*e->state == "queued" && queues) {
-    // Queue order (SPEC §3.1): the place in that queue's `entries`, when it lists the task.
-    if (auto listing = queues->ListingOf(*e->id); listing && lookups_.queue_names[listing->queue] == *e->queue) {
-      e->queue_rank = listing->position;
+    // Queue order (SPEC §3.1): the place in that queue's `entries`, when
+    // it lists the task; a listing in another queue says it was handed
+    // over, or is in flight.
+    if (auto listing = queues->ListingOf(*e->id)) {
+      e->listed_in = lookups_.queue_names[listing->queue];
+      if (e->listed_in == *e->queue) e->queue_rank = listing->position;
     }
   } else if (*e->state == "running" && workers) {
     if (const Worker* w = workers->RunningTask(*e->id)) {

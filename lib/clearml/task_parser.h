@@ -7,6 +7,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,19 +29,26 @@ using simdjson::error_code;
 /// files). Names entries keep are copied into the jobs' arena, which
 /// outlives the companions.
 struct Lookups {
-  Lookups(const Companions& companions, LoadedJobs* out) : queues(companions.queues), workers(companions.workers) {
+  Lookups(const Companions& companions, LoadedJobs* out)
+      : queues(companions.queues), workers(companions.workers), handovers(companions.handovers) {
     TextArena& arena = JobsArena(out);
     if (queues) {
       for (const Queue& queue : queues->queues) queue_names.push_back(arena.Keep(queue.name));
     }
     if (workers) {
+      std::deque<TaskWorker>& made = out->text->workers;
+      const size_t base = made.size();
       for (const Worker& w : workers->workers) {
-        TaskWorker& task_worker = out->text->workers.emplace_back();
+        TaskWorker& task_worker = out->text->workers.emplace_back();  // a deque: addresses stay
         task_worker.id = arena.Keep(w.id);
         bool from_id = false;
         if (!w.queue.empty()) task_worker.queue = arena.Keep(QueueName(w.queue, &from_id));
         for (const Ref& ref : w.queues) task_worker.queues.push_back(arena.Keep(QueueName(ref, &from_id)));
         task_workers.push_back(&task_worker);
+      }
+      // Workers that claim the same task, linked in file order.
+      for (size_t i = 0; i < task_workers.size(); ++i) {
+        if (auto next = workers->NextClaim(i)) made[base + i].also = task_workers[*next];
       }
     }
   }
@@ -59,6 +67,7 @@ struct Lookups {
 
   const QueueList* queues;
   const WorkerList* workers;
+  const Handovers* handovers;
   std::vector<std::string_view> queue_names;   ///< per queue of `queues`
   std::vector<const TaskWorker*> task_workers;  ///< per worker of `workers`
 };
@@ -89,6 +98,10 @@ class TaskParser {
     return simdjson::SUCCESS;
   }
   void Finish(JobEntry* entry);
+  /// Why an `{id, name}` reference cannot be taken: the queues file gives
+  /// its ID another name, or its name another ID ("" when it agrees, or
+  /// nothing tells).
+  std::string Disagreement(const Ref& ref) const;
 
   /// Links the task to the companions: its queue ID to a name, a queued
   /// task to its place in its queue's `entries`, a running one to its worker.

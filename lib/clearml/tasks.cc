@@ -58,6 +58,11 @@ class DocumentReader {
     out_->findings.push_back({code, Severity::kError, out_->file, mark, "", std::move(message), ""});
     return false;
   }
+  /// A key the response gives twice: JSON readers disagree on which one
+  /// counts (the first, the last), so the response is not taken at all.
+  bool Repeated(const std::string& key, Mark mark) {
+    return Fail("duplicate-key", mark, "the response gives '" + key + "' twice; readers disagree on which counts");
+  }
   bool SyntaxError(std::string message) { return Fail("json-syntax", scan_.Here(), "not valid JSON: " + message); }
 
   std::string_view text_;
@@ -133,8 +138,10 @@ bool DocumentReader::Data() {
     scan_.SkipSpace();
     if (first && scan_.Consume('}')) break;
     std::string key;
+    const Mark key_mark = scan_.Here();
     if (!ReadKey(&key)) return false;
-    if (key == "tasks" && !tasks) {
+    if (key == "tasks" && tasks) return Repeated("data.tasks", key_mark);
+    if (key == "tasks") {
       tasks = true;
       if (scan_.Peek() != '[') return Fail("bad-shape", scan_.Here(), "data.tasks must be a list of tasks");
       if (!Tasks()) return false;
@@ -154,14 +161,17 @@ bool DocumentReader::Data() {
 
 bool DocumentReader::Response() {
   scan_.Advance();  // '{'
-  bool data = false;
+  bool data = false, meta = false;
   std::string error_response;
   for (bool first = true;; first = false) {
     scan_.SkipSpace();
     if (first && scan_.Consume('}')) break;
     std::string key;
+    const Mark key_mark = scan_.Here();
     if (!ReadKey(&key)) return false;
-    if (key == "data" && !data) {
+    if ((key == "data" && data) || (key == "meta" && meta)) return Repeated(key, key_mark);
+    meta = meta || key == "meta";
+    if (key == "data") {
       data = true;
       if (!Data()) return false;
     } else {
@@ -275,15 +285,26 @@ bool DocumentReader::ParseTasks() {
               json::SyntaxMessage(failure.error) + " (in task " + std::to_string(failure.task + 1) + ")");
 }
 
-/// Whether the first object's first key says it is an API response.
+/// Whether the first object is an API response: one of its keys is `meta`
+/// or `data` (a task has neither), in whatever order they come. Values
+/// before that key are skipped, not parsed; what does not scan is left for
+/// the reader of JSON Lines to report.
 bool LooksLikeResponse(std::string_view text) {
   JsonScanner scan(text);
   scan.SkipSpace();
   scan.Advance();  // '{'
-  scan.SkipSpace();
-  std::string_view raw;
-  if (!scan.ReadString(&raw)) return false;
-  return raw == "\"meta\"" || raw == "\"data\"";
+  for (;;) {
+    scan.SkipSpace();
+    std::string_view raw, value;
+    if (!scan.ReadString(&raw)) return false;
+    if (raw == "\"meta\"" || raw == "\"data\"") return true;
+    scan.SkipSpace();
+    if (!scan.Consume(':')) return false;
+    scan.SkipSpace();
+    if (!scan.SkipValue(&value)) return false;
+    scan.SkipSpace();
+    if (!scan.Consume(',')) return false;
+  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "clearml/handovers.h"
 #include "clearml/queues.h"
 #include "clearml/workers.h"
 #include "config/model.h"
@@ -16,10 +17,12 @@
 
 namespace rescfg::clearml {
 
-/// The companion files a snapshot is read with; either may be absent.
+/// The companion files a snapshot is read with, and the hand-overs a sync
+/// journal remembers; any may be absent.
 struct Companions {
   const QueueList* queues = nullptr;
   const WorkerList* workers = nullptr;
+  const Handovers* handovers = nullptr;
 };
 
 /// Gives the companions when the reader needs them: after the tasks file is

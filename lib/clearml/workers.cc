@@ -87,8 +87,18 @@ WorkerList ReadWorkersText(std::string text, const std::string& file) {
     return list;
   }
   list.by_task_ = NameMap<uint32_t>(list.workers.size());
+  list.next_claim_.assign(list.workers.size(), WorkerList::kNone);
+  std::vector<uint32_t> last(list.workers.size());  // per first claim: the latest one
   for (uint32_t i = 0; i < list.workers.size(); ++i) {
-    if (!list.workers[i].task.id.empty()) list.by_task_.emplace(list.workers[i].task.id, i);
+    const std::string_view task = list.workers[i].task.id;
+    if (task.empty()) continue;
+    if (const uint32_t* first = list.by_task_.find(task)) {
+      list.next_claim_[last[*first]] = i;
+      last[*first] = i;
+    } else {
+      list.by_task_.emplace(task, i);
+      last[i] = i;
+    }
   }
   return list;
 }

@@ -4,7 +4,9 @@
 /// queue it took it from and the queues it serves. A running task whose
 /// queue is no pool queue is placed through its worker.
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,12 +38,19 @@ class WorkerList {
 
   /// The worker whose `task.id` is `task` (the first one, if several say so).
   const Worker* RunningTask(std::string_view task) const;
+  /// The next worker after `worker` (an index) that claims the same task.
+  std::optional<size_t> NextClaim(size_t worker) const {
+    if (worker >= next_claim_.size() || next_claim_[worker] == kNone) return std::nullopt;
+    return next_claim_[worker];
+  }
 
  private:
   friend WorkerList ReadWorkersText(std::string text, const std::string& file);
   std::unique_ptr<PaddedText> text_;
   std::unique_ptr<TextArena> arena_;
   NameMap<uint32_t> by_task_;
+  static constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> next_claim_;  ///< per worker; kNone when no later worker claims its task
 };
 
 /// Parses a `workers.get_all` response (`data.workers`) or a JSON array of

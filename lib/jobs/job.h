@@ -29,6 +29,10 @@ struct TaskWorker {
   TextRef id;                  ///< the worker's id, for messages
   TextRef queue;               ///< the queue it took the task from
   std::vector<TextRef> queues; ///< the queues it serves
+  /// The next worker whose `task.id` names the same task, in the workers
+  /// file's order: two workers claiming one task must not make its pool
+  /// depend on that order.
+  const TaskWorker* also = nullptr;
 };
 
 /// How a scalar field was written (the trace fields of SPEC §8 care: a
@@ -60,6 +64,14 @@ struct JobEntry {
   TextRef name;                      ///< the task's name, carried to the outputs
   const TaskWorker* worker = nullptr;  ///< a running task's worker, when a workers file names one
   uint32_t queue_rank = 0;  ///< 1-based position in its queue's `entries`; 0: not listed
+  /// A queued task: the queue whose `entries` list it (the first, in the
+  /// queues file's order), whatever its `execution.queue` says. A pool or
+  /// link queue there means it was handed over; another queue that is no
+  /// policy queue, that it is in flight (SPEC §3.1).
+  TextRef listed_in;
+  /// What the sync journal says of the task (clearml::Handovers): the pool
+  /// it was handed to and the policy queue it was read in.
+  TextRef handed_pool, handed_policy_queue;
   /// `enqueued` is there but not a string: invalid for a queued job, ignored
   /// on a running one (SPEC §3), so the readers leave the verdict to resolution.
   bool enqueued_mistyped = false;

@@ -9,8 +9,10 @@
 #include "joined_thread.h"
 #include "prefault.h"
 #include "jobs/job_directory.h"
+#include "jobs/need.h"
 #include "jobs/queue_order.h"
 #include "jobs/repeated_ids.h"
+#include "jobs/resolve_clearml.h"
 #include "jobs/time.h"
 #include "output/flat_record.h"
 #include "yaml_input.h"
@@ -35,33 +37,6 @@ ConfigNames CopyNames(const Config& config, TextArena* arena) {
     }
   }
   return names;
-}
-
-/// A job's need (SPEC §3): the allotment, or for a dynamic profile the
-/// parameter's value when it is a valid quantity > 0.
-Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view* source, std::string* note) {
-  *source = "allotment";
-  if (!profile.dynamic_parameter) return profile.allotment;
-  for (const ParamValue& param : entry.params) {
-    if (*param.path != *profile.dynamic_parameter) continue;
-    if (param.text) {
-      QuantityError error;
-      auto value = ParseQuantity(*param.text, &error);
-      if (value && !value->is_zero()) {
-        *source = "parameter";
-        return *value;
-      }
-      *note = "parameter " + std::string(*param.path) + " = '" + std::string(param.text->substr(0, 40)) +
-              "' is not a valid amount (" + (value ? std::string("must be greater than 0") : error.message) +
-              "); using the allotment " + profile.allotment.ToString();
-    } else {
-      *note = "parameter " + std::string(*param.path) + " is not a single value; using the allotment " +
-              profile.allotment.ToString();
-    }
-    *source = "fallback";
-    return profile.allotment;
-  }
-  return profile.allotment;
 }
 
 std::string Str(TextRef t) { return std::string(*t); }
@@ -92,6 +67,7 @@ struct ResolvedPart {
   std::vector<OrderKey> ordering;     ///< `queued` indexes into this part's `queued`
   std::vector<std::string_view> beyond_nanos;  ///< by queued index; empty when no time has such digits
   std::vector<size_t> rejected, running;  ///< outcome indexes, in file order
+  QueueMatches matches;               ///< views `text`
 };
 
 /// Resolves entries one by one; several resolvers may share a directory
@@ -131,106 +107,12 @@ class Resolver {
     out->link.reset();
   }
 
-  /// A running ClearML task (SPEC §3.1): its pool from its queue when that
-  /// is a pool or link queue, else from its worker; its holding is its need,
-  /// the profile from its queue. Sets `invalid` when nothing tells.
-  void PlaceTask(const JobEntry& e, const std::optional<QueueTarget>& via_queue, std::optional<uint32_t>* pool,
-                 std::optional<uint32_t>* profile, std::optional<Quantity>* holding, std::string* invalid,
-                 std::string* note) const;
-  std::optional<uint32_t> WorkerPool(const JobEntry& e, std::string* invalid) const;
-
   const Config& config_;
   const JobDirectory& dir_;
   const ConfigNames& names_;
   ResolvedPart& part_;
   JobOutcome* outcomes_ = nullptr;  ///< of the range being resolved
 };
-
-std::optional<uint32_t> Resolver::WorkerPool(const JobEntry& e, std::string* invalid) const {
-  const std::string queue(*e.queue);
-  const TaskWorker* w = e.worker;
-  if (w == nullptr) {
-    *invalid = "cannot tell which pool runs it: its queue '" + queue +
-               "' is no pool or link queue, and no worker in the workers snapshot (--clearml-workers) runs it; "
-               "the worker whose task.id is this task would tell";
-    return std::nullopt;
-  }
-  const std::string who = "its worker '" + std::string(*w->id) + "'";
-  if (w->queue) {
-    if (const uint32_t* pool = dir_.pool_queues.find(*w->queue)) return *pool;
-  }
-  std::vector<uint32_t> pools;
-  for (TextRef q : w->queues) {
-    const uint32_t* pool = dir_.pool_queues.find(*q);
-    if (pool != nullptr && std::find(pools.begin(), pools.end(), *pool) == pools.end()) pools.push_back(*pool);
-  }
-  if (pools.size() == 1) return pools[0];
-  const std::string took = w->queue ? "took it from '" + std::string(*w->queue) + "', no pool or link queue,"
-                                    : "does not say which queue it took it from";
-  if (pools.empty()) {
-    *invalid = "cannot tell which pool runs it: " + who + " " + took +
-               " and serves no pool or link queue; a worker queue of the configuration would tell";
-    return std::nullopt;
-  }
-  std::string names;
-  for (size_t i = 0; i < pools.size(); ++i) {
-    names += (i == 0 ? "'" : i + 1 == pools.size() ? "' and '" : "', '") + config_.pools[pools[i]].name;
-  }
-  *invalid = "cannot tell which pool runs it: " + who + " " + took + " and serves queues of pools " + names +
-             "'; the queue it took the task from would tell";
-  return std::nullopt;
-}
-
-void Resolver::PlaceTask(const JobEntry& e, const std::optional<QueueTarget>& via_queue, std::optional<uint32_t>* pool,
-                         std::optional<uint32_t>* profile, std::optional<Quantity>* holding, std::string* invalid,
-                         std::string* note) const {
-  const std::string queue(*e.queue);
-  const uint32_t* owner = dir_.pool_queues.find(queue);
-  if (!via_queue && owner == nullptr) {
-    *invalid = "cannot tell what it holds: its queue '" + queue + "' is neither a policy queue nor a pool or link queue" +
-               (e.queue_from_id ? " (an execution.queue ID that no queue of --clearml-queues lists is taken as a name)"
-                                : "");
-    return;
-  }
-  if (owner != nullptr) {
-    *pool = *owner;
-  } else if (auto by_worker = WorkerPool(e, invalid)) {
-    *pool = *by_worker;
-  } else {
-    return;
-  }
-  std::string_view source;
-  std::string fallback;
-  if (via_queue) {
-    *profile = via_queue->profile;
-    *holding = NeedOf(config_.profiles[via_queue->profile], e, &source, &fallback);
-    return;
-  }
-  // A pool or link queue: the profiles whose links use it tell the need.
-  const std::vector<uint32_t>& served = dir_.ProfilesServedBy(queue);
-  if (served.empty()) {
-    *invalid = "cannot tell what it holds: queue '" + queue + "' of pool '" + config_.pools[**pool].name +
-               "' is used by no profile's link";
-    return;
-  }
-  if (served.size() == 1) *profile = served[0];
-  std::string names;
-  for (uint32_t r : served) {
-    const Quantity need = NeedOf(config_.profiles[r], e, &source, &fallback);
-    names += (names.empty() ? "'" : ", '") + config_.profiles[r].name + "' (" + need.ToString() + ")";
-    if (!*holding) {
-      *holding = need;
-    } else if (**holding != need) {
-      *invalid = "cannot tell what it holds: queue '" + queue + "' serves profiles of different needs: ";
-    }
-  }
-  if (!invalid->empty()) {
-    *invalid += names;
-    holding->reset();
-  } else if (served.size() > 1) {
-    *note = "queue '" + queue + "' serves profiles " + names + "; counted as " + (*holding)->ToString();
-  }
-}
 
 void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, const std::vector<bool>* repeated,
                        JobOutcome* outcomes) {
@@ -253,7 +135,10 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
     if (e.name && NotUtf8("name", e.name).empty()) out.name = Keep(*e.name);
     const bool duplicate = repeated != nullptr && (*repeated)[i];
 
-    bool running = e.state && *e.state == "running";
+    if (e.clearml_task && e.queue) part_.matches.Count(TaskMatchesQueue(dir_, e), e, &part_.text);
+    // A ClearML task handed over to a pool, or in flight, runs as far as
+    // the pools are concerned (SPEC §3.1): it is never decided again.
+    bool running = (e.state && *e.state == "running") || (invalid.empty() && TaskRunsAlready(dir_, e));
     if (invalid.empty() && e.state && *e.state != "running" && *e.state != "queued") {
       invalid = "state must be queued or running, not '" + std::string(e.state->substr(0, 40)) + "'";
     }
@@ -272,11 +157,15 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
       out.status = JobStatus::kRunning;
       out.need_source = "holding";
       std::optional<Quantity> holding;
-      std::optional<uint32_t> task_pool;
-      std::string task_note;
+      TaskPlacement task;
       if (e.clearml_task) {
-        if (invalid.empty()) PlaceTask(e, via_queue, &task_pool, &profile, &holding, &invalid, &task_note);
-        if (invalid.empty()) policy = via_queue ? std::optional<uint32_t>(via_queue->policy) : std::nullopt;
+        if (invalid.empty()) {
+          task = PlaceTask(config_, dir_, e);
+          invalid = task.invalid;
+          profile = task.profile;
+          holding = task.holding;
+          policy = task.policy;
+        }
       } else if (invalid.empty() && !e.pool) {
         invalid = "required field 'pool' is missing (a running job names its pool)";
       }
@@ -298,20 +187,27 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
       }
       if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); continue; }
       if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + Str(out.id) + "' appears earlier in the file"); continue; }
-      auto pool = e.clearml_task ? task_pool : JobDirectory::Find(dir_.pools, e.pool);
-      if (!pool) { Reject(&out, e, "unknown-pool", "pool '" + Str(e.pool) + "' is not in the configuration"); continue; }
-      out.pool = names.pools[*pool];
-      out.queue = names.queues[*pool];
+      auto pool = e.clearml_task ? task.pool : JobDirectory::Find(dir_.pools, e.pool);
+      if (!pool && !e.clearml_task) {
+        Reject(&out, e, "unknown-pool", "pool '" + Str(e.pool) + "' is not in the configuration");
+        continue;
+      }
+      // A task whose pool cannot be told holds in none (PlaceTask gave it a policy).
+      if (pool) {
+        out.pool = names.pools[*pool];
+        out.queue = names.queues[*pool];
+      }
       out.resources = holding;
+      out.warning = task.warning;
       out.policy = policy ? TextRef(names.policies[*policy]) : Keep(e.policy);
       out.profile = profile ? TextRef(names.profiles[*profile]) : Keep(e.profile);
       std::string message;
       auto warn = [&](const std::string& w) { message += (message.empty() ? "" : "; ") + w; };
-      if (!task_note.empty()) warn(task_note);
+      if (!task.note.empty()) warn(task.note);
       if (!policy) warn(e.policy ? "policy '" + Str(e.policy) + "' no longer exists; counted in the pool only"
                                  : "no policy; counted in the pool only");
       if (!profile && e.profile) warn("profile '" + Str(e.profile) + "' no longer exists");
-      if (profile) {
+      if (profile && pool) {
         // Its queue is that of its profile's link to the pool (SPEC §5).
         const auto& links = config_.profiles[*profile].links;
         auto link = std::find_if(links.begin(), links.end(), [&](const Link& l) { return l.pool == *out.pool; });
@@ -324,8 +220,8 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
       if (policy && profile && !dir_.Allowed(*policy, *profile)) {
         warn("policy '" + Str(out.policy) + "' does not list profile '" + Str(out.profile) + "'");
       }
-      Holding held{*pool, policy, *holding};
-      if (config_.pools[*pool].nodes) {
+      Holding held{pool, policy, *holding};
+      if (pool && config_.pools[*pool].nodes) {
         // Its machine (SPEC §3, §4 v3); names become numbers once the whole
         // file is read (AssignMachines). A bad node never frees a machine:
         // the job holds in the pool, on none.
@@ -436,6 +332,7 @@ void Join(ResolvedPart&& part, ResolvedPart* into) {
   append(into->holdings, part.holdings);
   append(into->rejected, part.rejected);
   append(into->running, part.running);
+  into->matches.Add(part.matches);
   into->text.Absorb(std::move(part.text));
 }
 
@@ -475,6 +372,7 @@ void PutInQueueOrder(ResolvedPart&& joined, ResolvedJobs* resolved) {
   resolved->queued_outcome = std::move(joined.queued_outcome);
   resolved->rejected = std::move(joined.rejected);
   resolved->running = std::move(joined.running);
+  resolved->matches = std::move(joined.matches);
   resolved->text.Absorb(std::move(joined.text));
 }
 

@@ -4,6 +4,7 @@
 /// resolver fills it and the schedule report is built from it, so neither
 /// needs the other's header.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -43,6 +44,45 @@ struct JobOutcome {
   std::string_view need_source;       ///< "allotment" | "parameter" | "fallback" | "holding" (static text)
   uint32_t entry = 0;                 ///< 1-based entry number
   JobStatus status = JobStatus::kPending;
+  bool warning = false;               ///< running: its message is also a warning on stderr
+};
+
+/// How the tasks of a ClearML snapshot met the configuration's queues: when
+/// not one task names a queue of the configuration, the input is unusable
+/// (SPEC §3.1, "nothing matched"), not an empty decision.
+struct QueueMatches {
+  static constexpr size_t kSeen = 5;
+  size_t tasks = 0;    ///< tasks with a queue
+  size_t matched = 0;  ///< whose queue, or the queue listing them, is the configuration's
+  size_t by_id = 0;    ///< of the others: an ID that no queues file mapped to a name
+  std::vector<std::string_view> seen;  ///< the first few queues of the others (kept in an arena)
+
+  template <typename Entry>
+  void Count(bool match, const Entry& e, TextArena* arena) {
+    ++tasks;
+    if (match) {
+      ++matched;
+      return;
+    }
+    if (e.queue_from_id) ++by_id;
+    Remember(*e.queue, arena);
+  }
+  void Remember(std::string_view queue, TextArena* arena) {
+    if (seen.size() >= kSeen) return;
+    for (std::string_view s : seen) {
+      if (s == queue) return;
+    }
+    seen.push_back(arena->Keep(queue));
+  }
+  /// Adds the counts of the entries after these.
+  void Add(const QueueMatches& later) {
+    tasks += later.tasks;
+    matched += later.matched;
+    by_id += later.by_id;
+    for (std::string_view s : later.seen) {
+      if (seen.size() < kSeen && std::find(seen.begin(), seen.end(), s) == seen.end()) seen.push_back(s);
+    }
+  }
 };
 
 /// The configuration's names, copied once into a report's arena so that
@@ -62,6 +102,7 @@ struct ResolvedJobs {
   std::vector<uint32_t> queued_outcome; ///< per QueuedJob: its index in outcomes
   /// Outcomes decided by resolution alone (their status stays), in file order.
   std::vector<size_t> rejected, running;
+  QueueMatches matches;  ///< ClearML snapshots: their queues (views `text`)
 };
 
 }  // namespace rescfg

@@ -207,14 +207,19 @@ class IncrementalPass::Impl {
     Release(h.pool, h.policy, h.amount, state_.holding_spots[index]);
   }
 
-  void Release(uint32_t pool, std::optional<uint32_t> policy, Quantity amount, const MachineSpot& spot) {
-    if (!released_[pool]) {
-      released_[pool] = true;
-      released_pools_.push_back(pool);
-      free_before_[pool] = state_.Free(ctx_, pool);
-      fit_before_[pool] = state_.FitLimit(ctx_, pool);
+  /// `pool` is none for a running job whose pool could not be told: it
+  /// held against its policy only.
+  void Release(std::optional<uint32_t> pool, std::optional<uint32_t> policy, Quantity amount,
+               const MachineSpot& spot) {
+    if (pool) {
+      if (!released_[*pool]) {
+        released_[*pool] = true;
+        released_pools_.push_back(*pool);
+        free_before_[*pool] = state_.Free(ctx_, *pool);
+        fit_before_[*pool] = state_.FitLimit(ctx_, *pool);
+      }
+      state_.Release(*pool, amount, spot);
     }
-    state_.Release(pool, amount, spot);
     if (policy) {
       state_.used[*policy] -= amount;
       MarkPolicy(*policy);

@@ -11,16 +11,18 @@ PassState PassState::Initial(const ScheduleContext& ctx, const std::vector<Holdi
   state.holding_spots.resize(holdings.size());
   for (size_t i = 0; i < holdings.size(); ++i) {
     const Holding& h = holdings[i];
-    state.held[h.pool] += h.amount;
     if (h.policy) state.used[*h.policy] += h.amount;
-    PoolMachines& machines = state.machines[h.pool];
+    if (!h.pool) continue;  // a running job whose pool cannot be told holds in none
+    state.held[*h.pool] += h.amount;
+    PoolMachines& machines = state.machines[*h.pool];
     if (!machines.has_nodes() || h.machine >= machines.count()) continue;
     state.holding_spots[i].first = h.machine;
     machines.Hold(state.holding_spots[i], h.amount);
   }
   for (size_t i = 0; i < holdings.size(); ++i) {
     const Holding& h = holdings[i];
-    PoolMachines& machines = state.machines[h.pool];
+    if (!h.pool) continue;
+    PoolMachines& machines = state.machines[*h.pool];
     if (!machines.has_nodes() || h.machine != Holding::kBestFit) continue;
     state.holding_spots[i] = machines.Find(h.amount);
     machines.Hold(state.holding_spots[i], h.amount);

@@ -24,10 +24,13 @@ struct QueuedJob {
   uint32_t position = 0;  ///< file position, for the last tie-break
 };
 
-/// What a running job holds: always counted in its pool, and against its
-/// policy when the policy still exists.
+/// What a running job holds: counted in its pool, and against its policy
+/// when the policy still exists. A running job whose pool cannot be told
+/// (a ClearML task that no worker claims) has no pool: it still counts
+/// against its policy, its limit and its reservation, and holds nothing
+/// in any pool.
 struct Holding {
-  uint32_t pool = 0;
+  std::optional<uint32_t> pool = 0;
   std::optional<uint32_t> policy;
   Quantity amount;
   /// In a pool with nodes (SPEC §4 v3): the machine its `node` names

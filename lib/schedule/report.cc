@@ -126,12 +126,12 @@ void NameMachines(const Config& config, const ResolvedJobs& resolved, const Sche
   }
   const auto& holdings = resolved.input.holdings;
   for (size_t k = 0; k < holdings.size() && k < report->running.size(); ++k) {
-    if (!config.pools[holdings[k].pool].nodes) continue;
+    if (!holdings[k].pool || !config.pools[*holdings[k].pool].nodes) continue;
     JobOutcome& out = report->jobs[report->running[k]];
     const uint32_t machine = k < result.holding_machine.size() ? result.holding_machine[k] : Placement::kNoMachine;
     if (holdings[k].machine != Holding::kBestFit) continue;  // named, or held in the pool only: said already
     if (machine == Placement::kNoMachine) {
-      AddNote(report, &out, "no machine of pool '" + config.pools[holdings[k].pool].name + "' has " +
+      AddNote(report, &out, "no machine of pool '" + config.pools[*holdings[k].pool].name + "' has " +
                                 holdings[k].amount.ToString() + " free for it; it holds in the pool only");
       continue;
     }

@@ -146,7 +146,8 @@ class Assembler {
     SimEntry& e = r_.entries[trace_.holding_outcome[h]];
     e.finished = sim_.holding_finished[h];
     e.status = e.finished ? SimStatus::kFinished : SimStatus::kRunning;
-    if (r_.start) Held(holding.pool, holding.policy, holding.amount, *r_.start, e.finished);
+    // A trace's running jobs always name their pool (only ClearML tasks may not).
+    if (r_.start && holding.pool) Held(*holding.pool, holding.policy, holding.amount, *r_.start, e.finished);
   }
 
   const Config& config_;

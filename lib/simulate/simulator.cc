@@ -41,7 +41,9 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
   r.finished.assign(n, std::nullopt);
   r.holding_finished.assign(in.holdings.size(), std::nullopt);
   std::vector<Quantity> held(in.config->pools.size());
-  for (const Holding& h : in.holdings) held[h.pool] += h.amount;
+  for (const Holding& h : in.holdings) {
+    if (h.pool) held[*h.pool] += h.amount;
+  }
   r.peak_in_use = held;
 
   // Jobs in queue order: by submitted time, then file position.
@@ -87,7 +89,7 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
       if (f.holding) {
         const Holding& h = in.holdings[f.index];
         pass.ReleaseHolding(f.index);
-        held[h.pool] -= h.amount;
+        if (h.pool) held[*h.pool] -= h.amount;
         r.holding_finished[f.index] = f.time;
       } else {
         const QueuedJob& j = in.queued[f.index];

@@ -67,7 +67,9 @@ args=(-j "$RUNNING/tasks.json" --jobs-format clearml --clearml-queues "$RUNNING/
 expect 1 "$RESCFG" -q schedule -c "$RUNNING/config.yaml" "${args[@]}" -f clearml
 [ "$(wc -l < out.txt)" -eq 3 ] || fail "expected three requests"
 expect 1 "$RESCFG" schedule -c "$RUNNING/config.yaml" "${args[@]}" -f clearml -v
-contains err.txt "3 assigned, 3 pending, 3 running, 6 rejected"
+# Running tasks whose pool cannot be told count against Team in no pool.
+contains err.txt "3 assigned, 3 pending, 5 running, 4 rejected (invalid-job 3, unknown-queue 1)"
+contains err.txt "warning: r5: cannot tell which pool runs it"
 
 # status and diff --jobs read snapshots the same way.
 expect 0 "$RESCFG" -q status -c "$CONFIG" -j "$TASKS" "${clearml[@]}" -f json
@@ -76,7 +78,8 @@ expect 0 "$RESCFG" -q status -c "$CONFIG" -j "$TASKS" "${clearml[@]}" -f json
 sed 's/reserved: 8/reserved: 0/' "$CONFIG" > no-reservations.yaml
 expect 1 "$RESCFG" -q diff "$CONFIG" no-reservations.yaml -j "$TASKS" "${clearml[@]}"
 contains out.txt "283a69a01e29e00d8eb671e8b885e9c9: pending (capacity) -> assigned"
-expect 1 "$RESCFG" -q diff "$CONFIG" no-reservations.yaml -j "$RUNNING/tasks.json" --jobs-format clearml
+sed 's/resources: 4/resources: 2/' "$RUNNING/config.yaml" > smaller-gate.yaml
+expect 1 "$RESCFG" -q diff "$RUNNING/config.yaml" smaller-gate.yaml -j "$RUNNING/tasks.json" --jobs-format clearml
 contains out.txt "Impact on the jobs in"
 
 # Standard input.
@@ -117,6 +120,79 @@ check_unusable "workers of the wrong shape" "bad-workers.json:1:45: bad-shape: w
 check_unusable "a missing queues file" "no-such-queues.json" -j "$TASKS" --jobs-format clearml --clearml-queues no-such-queues.json
 check_unusable "a missing tasks file" "no-such-tasks.json" -j no-such-tasks.json "${clearml[@]}"
 ls result.jsonl.* 2>/dev/null && fail "a temporary file was left behind"
+
+# Nothing matched: queue IDs without the queues file, or a queues file of
+# another server, are unusable (exit 2), never an empty decision.
+echo "keep me" > result.jsonl
+expect 2 "$RESCFG" schedule -c "$CONFIG" -j "$TASKS" --jobs-format clearml -f clearml -o result.jsonl
+contains err.txt "nothing-matched: none of the 8 tasks names a queue of the configuration"
+contains err.txt "--clearml-queues"
+[ -s out.txt ] && fail "nothing matched: something on stdout"
+[ "$(cat result.jsonl)" = "keep me" ] || fail "nothing matched: the output file was replaced"
+jq '.data.queues |= map(.id |= "x" + . | .name |= "other-" + .)' "$QUEUES" > other-server.json
+expect 2 "$RESCFG" schedule -c "$CONFIG" -j "$TASKS" --jobs-format clearml --clearml-queues other-server.json
+contains err.txt "queues seen: '88a21f81970c8a5185882f7c13eb2f9f', '4a3dafc688bdf45885cb4ef463551faa'"
+for cmd in status explain; do
+  extra=(); [ "$cmd" = explain ] && extra=(91adc996a2352feec7b42c15a1ce2cb4)
+  expect 2 "$RESCFG" -q $cmd -c "$CONFIG" -j "$TASKS" --jobs-format clearml "${extra[@]}"
+  contains err.txt "nothing-matched"
+done
+expect 2 "$RESCFG" -q diff "$CONFIG" no-reservations.yaml -j "$TASKS" --jobs-format clearml
+contains err.txt "nothing-matched"
+
+# Every format ends with a one-line summary on stderr; -q silences it.
+for format in yaml json jsonl table clearml; do
+  expect 0 "$RESCFG" schedule -c "$CONFIG" -j "$TASKS" "${clearml[@]}" -f "$format"
+  [ "$(tail -n 1 err.txt)" = "rescfg: 4 assigned, 4 pending, 0 running, 0 rejected" ] ||
+    { fail "no summary line with -f $format"; cat err.txt >&2; }
+done
+expect 0 "$RESCFG" schedule -c "$EXAMPLE" -j "$SRC/testdata/examples/worked-example-jobs.yaml" -f jsonl
+[ "$(cat err.txt)" = "rescfg: 4 assigned, 4 pending, 0 running, 0 rejected" ] || fail "no summary line for a jobs file"
+expect 1 "$RESCFG" schedule -c "$RUNNING/config.yaml" "${args[@]}" -f clearml
+contains err.txt "rejected (invalid-job "
+expect 0 "$RESCFG" -q schedule -c "$CONFIG" -j "$TASKS" "${clearml[@]}" -f clearml
+[ -s err.txt ] && fail "-q did not silence the summary"
+
+# Handed over: Dev's first two tasks wait in bare-metal's queue (handed over
+# by the last cycle). They hold Bare Metal and count against Dev: never
+# sent again, and Dev's others do not pile onto the pool.
+jq '(.data.queues[] | select(.name == "dev-4gpu") | .entries) |= .[2:]
+    | (.data.queues[] | select(.name == "bare-metal") | .entries) =
+      [{"task": "91adc996a2352feec7b42c15a1ce2cb4", "added": "2026-11-29T09:20:00Z"},
+       {"task": "e711352015bce30beeb4689b4309e019", "added": "2026-11-29T09:20:01Z"},
+       {"task": "f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0", "added": "2026-11-29T09:20:02Z"}]' "$QUEUES" > handed-queues.json
+expect 0 "$RESCFG" schedule -c "$CONFIG" -j "$TASKS" --jobs-format clearml --clearml-queues handed-queues.json -f clearml
+grep -q 91adc996a2352feec7b42c15a1ce2cb4 out.txt && fail "a handed-over task was sent again"
+grep -q e711352015bce30beeb4689b4309e019 out.txt && fail "a handed-over task was sent again"
+[ "$(wc -l < out.txt)" -eq 2 ] || { fail "expected Research's two requests only"; cat out.txt >&2; }
+contains err.txt "rescfg: 2 assigned, 4 pending, 2 running, 0 rejected"
+expect 0 "$RESCFG" -q schedule -c "$CONFIG" -j "$TASKS" --jobs-format clearml --clearml-queues handed-queues.json -f jsonl
+[ "$(jq -r 'select(.job == "91adc996a2352feec7b42c15a1ce2cb4") | [.status, .pool, .message] | join("|")' out.txt)" = \
+  "running|Bare Metal Low END GPUs|handed over to pool 'Bare Metal Low END GPUs': waits in its queue 'bare-metal' for an agent" ] ||
+  fail "a handed-over task is not running in its pool"
+
+# In flight: the k8s glue holds Dev's first task in its own queue. It counts
+# against Dev in no pool, with a warning on stderr; it is never sent.
+jq '(.data.queues[] | select(.name == "dev-4gpu") | .entries) |= .[1:]
+    | .data.queues += [{"id": "k8s0", "name": "k8s_scheduler",
+                        "entries": [{"task": "91adc996a2352feec7b42c15a1ce2cb4", "added": "2026-11-29T09:20:00Z"}]}]' \
+  "$QUEUES" > flight-queues.json
+expect 0 "$RESCFG" schedule -c "$CONFIG" -j "$TASKS" --jobs-format clearml --clearml-queues flight-queues.json -f clearml
+grep -q 91adc996a2352feec7b42c15a1ce2cb4 out.txt && fail "a task in flight was sent"
+contains err.txt "warning: 91adc996a2352feec7b42c15a1ce2cb4: in flight: waits in queue 'k8s_scheduler' while it starts"
+contains err.txt " 1 running, 0 rejected"
+
+# A pretty-printed response whose first key is neither meta nor data, and
+# envelopes that repeat a key.
+jq '{version: "2.31"} + .' "$TASKS" > versioned.json
+expect 0 "$RESCFG" -q schedule -c "$CONFIG" -j versioned.json "${clearml[@]}" -f clearml
+cmp -s out.txt want.jsonl || fail "a response with a leading version key differs"
+printf '{"meta": {}, "data": {"tasks": []}, "data": {"tasks": [{"id": "x"}]}}' > two-data.json
+check_unusable "a repeated data key" "two-data.json:1:37: duplicate-key: the response gives 'data' twice" \
+  -j two-data.json "${clearml[@]}"
+printf '{"data": {"queues": [], "queues": [{"id": "a", "name": "b"}]}}' > two-lists.json
+check_unusable "a repeated queues key" "two-lists.json:1:35: duplicate-key: the response gives 'data.queues' twice" \
+  -j "$TASKS" --jobs-format clearml --clearml-queues two-lists.json
 
 # --help teaches the flags.
 expect 0 "$RESCFG" schedule --help

@@ -83,7 +83,7 @@ void showValue(const Scenario& s, std::ostream& os) {
        << " order " << j.queue_order << "\n";
   }
   for (const auto& h : s.holdings) {
-    os << "holding pool-" << h.pool << " policy " << (h.policy ? std::to_string(*h.policy) : "-") << " "
+    os << "holding pool-" << (h.pool ? std::to_string(*h.pool) : "none") << " policy " << (h.policy ? std::to_string(*h.policy) : "-") << " "
        << h.amount.ToString();
     if (h.machine == Holding::kPoolOnly) os << " pool-only";
     else if (h.machine != Holding::kBestFit) os << " machine " << h.machine;
@@ -201,10 +201,32 @@ rc::Gen<Scenario> GenScenario() {
       e.entry = s.entries.size() + 1;
       e.id = Keep("running-" + std::to_string(k));
       e.state = "running";
-      e.pool = Keep(c.pools[h.pool].name);
+      e.pool = Keep(c.pools[*h.pool].name);
       e.policy = Keep(h.policy ? c.policies[*h.policy].name : "gone");
       e.profile = Keep(c.profiles[0].name);
       e.resources = Keep(h.amount.ToString());
+      s.entries.push_back(e);
+    }
+    // Running tasks whose pool cannot be told (a ClearML task no worker
+    // claims): they hold in no pool and count against their policy.
+    int poolless = *rc::gen::inRange(0, 3);
+    for (int k = 0; k < poolless; ++k) {
+      const uint32_t p = static_cast<uint32_t>(*rc::gen::inRange(0, policies));
+      const PolicyProfile& entry = c.policies[p].profiles[*rc::gen::inRange<size_t>(0, c.policies[p].profiles.size())];
+      const Profile& profile = *c.FindProfile(entry.profile);
+      Holding h;
+      h.pool = std::nullopt;
+      h.policy = p;
+      h.amount = profile.dynamic_parameter ? *OneOf({"1/2", "1", "2"}) : profile.allotment;
+      s.holdings.push_back(h);
+
+      JobEntry e;
+      e.entry = s.entries.size() + 1;
+      e.id = Keep("poolless-" + std::to_string(k));
+      e.state = "running";
+      e.clearml_task = true;
+      e.queue = Keep(*entry.queue);
+      if (profile.dynamic_parameter) e.params.push_back({"runtime.gpus", Keep(h.amount.ToString())});
       s.entries.push_back(e);
     }
     // A few entries that must be rejected, never lost.

@@ -75,22 +75,22 @@ State Semantics::InitialWithSpots(std::vector<std::vector<uint32_t>>* spots) con
   }
   if (spots) spots->assign(in_.holdings.size(), {});
   for (const Holding& h : in_.holdings) {
-    s.held[h.pool] += h.amount;
+    if (h.pool) s.held[*h.pool] += h.amount;  // a running job whose pool cannot be told holds in none
     if (h.policy) s.used[*h.policy] += h.amount;
   }
   // Named machines first, then the others in input order, by fit.
   for (size_t i = 0; i < in_.holdings.size(); ++i) {
     const Holding& h = in_.holdings[i];
-    if (!c.pools[h.pool].nodes || h.machine >= s.machine_held[h.pool].size()) continue;
-    s.machine_held[h.pool][h.machine] += h.amount;
+    if (!h.pool || !c.pools[*h.pool].nodes || h.machine >= s.machine_held[*h.pool].size()) continue;
+    s.machine_held[*h.pool][h.machine] += h.amount;
     if (spots) (*spots)[i] = {h.machine};
   }
   for (size_t i = 0; i < in_.holdings.size(); ++i) {
     const Holding& h = in_.holdings[i];
-    if (!c.pools[h.pool].nodes || h.machine != Holding::kBestFit) continue;
-    std::vector<uint32_t> machines = Machines(s, h.pool, h.amount, /*ignore_free=*/true);
-    const Quantity g = Quantity::Units(c.pools[h.pool].nodes->gpus);
-    for (uint32_t m : machines) s.machine_held[h.pool][m] += machines.size() > 1 ? g : h.amount;
+    if (!h.pool || !c.pools[*h.pool].nodes || h.machine != Holding::kBestFit) continue;
+    std::vector<uint32_t> machines = Machines(s, *h.pool, h.amount, /*ignore_free=*/true);
+    const Quantity g = Quantity::Units(c.pools[*h.pool].nodes->gpus);
+    for (uint32_t m : machines) s.machine_held[*h.pool][m] += machines.size() > 1 ? g : h.amount;
     if (spots) (*spots)[i] = machines;
   }
   return s;

@@ -61,7 +61,7 @@ Simulation Simulate(const SimulationInput& in) {
   // Machines (SPEC §4 v3, §8): running jobs keep the machines they were put
   // on at the start; a job of whole machines is one holding per machine.
   auto split = [&](const Running& r, const std::vector<uint32_t>& machines, std::vector<Running>* out) {
-    if (!in.config->pools[r.holding.pool].nodes) {
+    if (!r.holding.pool || !in.config->pools[*r.holding.pool].nodes) {
       out->push_back(r);
       return;
     }
@@ -74,7 +74,7 @@ Simulation Simulate(const SimulationInput& in) {
     for (uint32_t m : machines) {
       Running part = r;
       part.holding.machine = m;
-      part.holding.amount = Quantity::Units(in.config->pools[r.holding.pool].nodes->gpus);
+      part.holding.amount = Quantity::Units(in.config->pools[*r.holding.pool].nodes->gpus);
       out->push_back(part);
     }
   };

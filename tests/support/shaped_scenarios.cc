@@ -108,8 +108,8 @@ rc::Gen<Scenario> GenShaped(Shape shape) {
       h.pool = static_cast<uint32_t>(*rc::gen::inRange(0, pools));
       if (*rc::gen::inRange(0, 4) != 0) h.policy = static_cast<uint32_t>(*rc::gen::inRange(0, policies));
       h.amount = *OneOf(shape.held);
-      if (shape.holdings_overfill && *rc::gen::inRange(0, 3) == 0) h.amount = c.pools[h.pool].resources + h.amount;
-      if (const auto& nodes = c.pools[h.pool].nodes; nodes && *rc::gen::arbitrary<bool>()) {
+      if (shape.holdings_overfill && *rc::gen::inRange(0, 3) == 0) h.amount = c.pools[*h.pool].resources + h.amount;
+      if (const auto& nodes = c.pools[*h.pool].nodes; nodes && *rc::gen::arbitrary<bool>()) {
         h.machine = static_cast<uint32_t>(*rc::gen::inRange<int64_t>(0, nodes->count + 1));
       }
       s.holdings.push_back(h);
@@ -123,7 +123,7 @@ rc::Gen<Scenario> GenShaped(Shape shape) {
       while (c.pools[x].name != name) ++x;
       Quantity held;
       for (const Holding& h : s.holdings) {
-        if (h.pool == x) held += h.amount;
+        if (h.pool && *h.pool == x) held += h.amount;
       }
       Quantity free = Quantity::SaturatingSub(c.pools[x].resources, held);
       if (free > j.need) {
