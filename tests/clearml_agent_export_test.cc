@@ -377,7 +377,7 @@ TEST(ExportClearmlAgent, JsonHoldsTheSameValuesAsTheYaml) {
                             R"("clearml-injector/fraction":"0.500"}}})"),
             std::string::npos)
       << json.str();
-  EXPECT_EQ(json.str().rfind(R"({"mode":"k8s-glue","pools":[{"pool":"H100 Half a Superpod","paused":false,)", 0), 0u)
+  EXPECT_EQ(json.str().rfind(R"({"mode":"k8s-glue","chart":"enterprise","pools":[{"pool":"H100 Half a Superpod","paused":false,)", 0), 0u)
       << json.str();
 }
 
