@@ -7,6 +7,7 @@
 ///
 ///   rescfg-gen --queued 100000 [--seed 1] [--reservations none|some|heavy]
 ///              [--policies 1000] [--formats yaml,jsonl,clearml] [--running-per-100 25]
+///              [--machines 16]
 ///              [--trace LOAD_PERCENT [--waves 4] [--mean-duration SECONDS]] --out DIR
 
 #include <cstdio>
@@ -22,7 +23,7 @@ namespace {
 int Usage() {
   std::fprintf(stderr,
                "usage: rescfg-gen --queued N [--seed S] [--reservations none|some|heavy] [--policies N]\n"
-               "                  [--formats yaml,jsonl,clearml] [--running-per-100 N]\n"
+               "                  [--formats yaml,jsonl,clearml] [--running-per-100 N] [--machines N]\n"
                "                  [--trace LOAD_PERCENT [--waves N] [--mean-duration SECONDS]] --out DIR\n");
   return 2;
 }
@@ -54,6 +55,8 @@ int main(int argc, char** argv) {
       options.queued = std::strtoull(value.c_str(), nullptr, 10);
     } else if (flag == "--seed") {
       options.seed = std::strtoull(value.c_str(), nullptr, 10);
+    } else if (flag == "--machines") {
+      options.machines_per_pool = std::strtoull(value.c_str(), nullptr, 10);
     } else if (flag == "--running-per-100") {
       options.running_per_100_queued = std::strtoull(value.c_str(), nullptr, 10);
     } else if (flag == "--policies") {

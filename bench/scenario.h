@@ -46,6 +46,10 @@ struct ScenarioOptions {
   size_t pools = 32, profiles = 64, policies = 1000;
   /// Running entries per 100 queued ones (25: a fifth of the file runs).
   size_t running_per_100_queued = 25;
+  /// Machines per pool (0: pools are bags of GPUs). Only the configuration
+  /// changes: a pool of S GPUs becomes min(N, S) machines of S / that GPUs,
+  /// the same size, and the jobs are the same.
+  size_t machines_per_pool = 0;
   // Traces.
   bool trace = false;
   /// Work offered over the arrival span, in percent of the pools' capacity.
@@ -335,6 +339,10 @@ inline std::string ConfigYaml(const Scenario& s) {
   std::string out = "apiVersion: rescfg/v1\nkind: ResourceConfiguration\npools:\n";
   for (const auto& pool : s.pools) {
     out += "  - name: " + pool.name + "\n    resources: " + std::to_string(pool.size) + "\n";
+    if (s.options.machines_per_pool > 0) {
+      const uint32_t count = std::min<uint32_t>(static_cast<uint32_t>(s.options.machines_per_pool), pool.size);
+      out += "    nodes: {count: " + std::to_string(count) + ", gpus: " + std::to_string(pool.size / count) + "}\n";
+    }
     if (!pool.exec_priority.empty()) {
       out += "    executionPriority: [";
       for (size_t i = 0; i < pool.exec_priority.size(); ++i) {

@@ -15,7 +15,9 @@
 #   5. simulation: `rescfg simulate` on generated traces (arrivals in waves at
 #      SIM_LOAD percent of what the pools serve, heavy-tailed durations) next
 #      to `rescfg schedule` on the same file read as one snapshot, measured in
-#      the same run, and how time grows with the jobs.
+#      the same run, and how time grows with the jobs;
+#   6. machines: the same jobs with every pool made of machines (32 pools of
+#      MACHINES machines) against the pools as bags of GPUs.
 # Environment: POLICIES (1000), RESERVATIONS for tables 1-2 (none|some|heavy,
 # default none), COMPARE_SIZE (10000), COMPARE_POLICIES (1000), RUNS (best of,
 # 3), TIMEOUT per run in seconds (600), YAML_MAX (largest size also run as
@@ -24,7 +26,8 @@
 # holds its profile's allotment), KEEP=1 keeps the generated files, SEED (1);
 # SECTIONS (which tables: "schedule yaml reservations clearml simulate"),
 # SIM_SIZES (10000 100000 1000000), SIM_RESERVATIONS (some), SIM_LOAD (120),
-# SIM_RUNNING (running entries per 100 queued, 5).
+# SIM_RUNNING (running entries per 100 queued, 5); MACHINE_SIZES (1000000),
+# MACHINES (16).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,7 +43,9 @@ YAML_MAX=${YAML_MAX:-1000000}
 SEED=${SEED:-1}
 CLEARML_MAX=${CLEARML_MAX:-1000000}
 CLEARML_RUNNING=${CLEARML_RUNNING:-5}
-SECTIONS=${SECTIONS:-schedule yaml reservations clearml simulate}
+SECTIONS=${SECTIONS:-schedule yaml reservations clearml simulate machines}
+read -r -a MACHINE_SIZES <<< "${MACHINE_SIZES:-1000000}"
+MACHINES=${MACHINES:-16}
 read -r -a SIM_SIZES <<< "${SIM_SIZES:-10000 100000 1000000}"
 SIM_RESERVATIONS=${SIM_RESERVATIONS:-some}
 SIM_LOAD=${SIM_LOAD:-120}
@@ -210,4 +215,21 @@ echo
 echo "Growth (simulate time ratio between consecutive sizes: wall, then user CPU)"
 growth sim "${SIM_SIZES[@]}"
 growth sim_user "${SIM_SIZES[@]}"
+fi
+
+if section machines; then
+echo "Machines: the same jobs on pools of machines (MACHINES per pool: a pool of S GPUs is min(MACHINES, S) machines"
+echo "of S/that GPUs) against the same pools as bags of GPUs; $POLICIES policies, reservations: $RESERVATIONS; best of $RUNS"
+printf '%10s %10s %8s %10s %8s %9s %8s\n' queued bag_s user_s machines_s user_s x_wall x_user
+for n in "${MACHINE_SIZES[@]}"; do
+  bag="$data/bag-$n" nodes="$data/machines-$n"
+  generate "$bag" "$n" "$RESERVATIONS" "$POLICIES" --formats jsonl
+  generate "$nodes" "$n" "$RESERVATIONS" "$POLICIES" --formats jsonl --machines "$MACHINES"
+  read -r tb _ < <(schedule "$bag" jobs.jsonl)
+  ub=$(cat "$data/user")
+  read -r tm _ < <(schedule "$nodes" jobs.jsonl)
+  um=$(cat "$data/user")
+  printf '%10s %10s %8s %10s %8s %9s %8s\n' "$n" "$tb" "$ub" "$tm" "$um" "$(ratio "$tm" "$tb")" "$(ratio "$um" "$ub")"
+done
+echo
 fi

@@ -76,7 +76,8 @@ TEST(ValidateTestdata, EveryCodeHasAFile) {
         "allotment-too-large", "reservations-unsatisfiable", "fractional-pool-size",
         "near-fraction", "unused-pool", "unused-profile", "empty-policy",
         "limit-below-allotment", "bad-text", "bad-gpu-fractions", "shared-queue", "policy-queue-clash",
-        "mixed-queue", "bad-kubernetes"}) {
+        "mixed-queue", "bad-kubernetes", "bad-nodes", "nodes-resources-mismatch", "guaranteed-above-resources",
+        "allotment-fits-no-machine"}) {
     EXPECT_TRUE(covered.count(code)) << "no testdata/invalid file expects " << code;
   }
 }

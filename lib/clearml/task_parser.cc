@@ -142,6 +142,11 @@ void TaskParser::Link(JobEntry* e) const {
   } else if (*e->state == "running" && workers) {
     if (const Worker* w = workers->RunningTask(*e->id)) {
       e->worker = lookups_.task_workers[static_cast<size_t>(w - workers->workers.data())];
+      // Its machine (SPEC §3.1 v3): the host part of the daemon's id, HOST:GPUS.
+      if (e->worker->id) {
+        const std::string_view id = *e->worker->id;
+        if (size_t colon = id.find(':'); colon != std::string_view::npos && colon > 0) e->node = id.substr(0, colon);
+      }
     }
   }
 }

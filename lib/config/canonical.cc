@@ -69,6 +69,11 @@ void WriteKubernetes(const KubernetesSettings& k, std::string& out) {
 void WritePool(const Pool& pool, const Config& config, std::string& out) {
   out += "  - name: " + YamlQuote(pool.name) + "\n";
   out += "    resources: " + Amount(pool.resources) + "\n";
+  if (pool.nodes) {
+    out += "    nodes: {count: " + std::to_string(pool.nodes->count) + ", gpus: " + std::to_string(pool.nodes->gpus) + "}\n";
+  }
+  // Only where it differs from its default, which follows resources.
+  if (GuaranteedOf(pool) != pool.resources) out += "    guaranteed: " + Amount(GuaranteedOf(pool)) + "\n";
   out += "    queue: " + YamlQuote(pool.queue) + "\n";
   if (!pool.description.empty()) out += "    description: " + YamlQuote(pool.description) + "\n";
   if (pool.paused) out += "    paused: true\n";

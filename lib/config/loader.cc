@@ -49,6 +49,9 @@ class ConfigReader {
   std::vector<YAML::Node> List(const MapReader& map, const std::string& key, const std::string& path);
 
   Pool ReadPool(const YAML::Node& node, size_t index, bool* ok);
+  /// `nodes: {count, gpus}`: two whole numbers > 0 whose product is an amount.
+  std::optional<PoolNodes> ReadNodes(const YAML::Node& node, const std::string& path);
+  std::optional<int64_t> WholeNumber(const YAML::Node& node, const std::string& path);
   Profile ReadProfile(const YAML::Node& node, size_t index, bool* ok);
   Policy ReadPolicy(const YAML::Node& node, size_t index, bool* ok);
   std::optional<Link> ReadLink(const YAML::Node& node, const std::string& path);
@@ -215,6 +218,46 @@ std::optional<GpuFractions> ConfigReader::ReadGpuFractions(const YAML::Node& nod
   return fractions;
 }
 
+std::optional<int64_t> ConfigReader::WholeNumber(const YAML::Node& node, const std::string& path) {
+  if (!node.IsScalar()) {
+    Error("bad-nodes", MarkOf(node), path, "expected a whole number greater than 0, found " + DescribeNode(node));
+    return std::nullopt;
+  }
+  QuantityError error;
+  auto q = ParseQuantity(node.Scalar(), &error);
+  if (!q || q->is_zero() || !q->is_whole()) {
+    Error("bad-nodes", MarkOf(node), path, "expected a whole number greater than 0, not '" + node.Scalar() + "'");
+    return std::nullopt;
+  }
+  return static_cast<int64_t>(q->ticks() / Quantity::kTicksPerUnit);
+}
+
+std::optional<PoolNodes> ConfigReader::ReadNodes(const YAML::Node& node, const std::string& path) {
+  if (!node.IsMap()) {
+    Error("bad-nodes", MarkOf(node), path,
+          "nodes must be a mapping {count: MACHINES, gpus: GPUS_EACH}, found " + DescribeNode(node),
+          "e.g. nodes: {count: 4, gpus: 8}");
+    return std::nullopt;
+  }
+  MapReader map(node, path, {"count", "gpus"}, file_, findings_);
+  PoolNodes nodes;
+  nodes.mark = MarkOf(node);
+  std::optional<int64_t> count, gpus;
+  if (auto c = map.Get("count")) count = WholeNumber(*c, path + ".count"); else Missing(map, path, "count");
+  if (auto g = map.Get("gpus")) gpus = WholeNumber(*g, path + ".gpus"); else Missing(map, path, "gpus");
+  if (!count || !gpus) return std::nullopt;
+  // Each is at most 10^6, so the product cannot overflow.
+  if (*count * *gpus > Quantity::kMaxUnits) {
+    Error("bad-nodes", nodes.mark, path,
+          "nodes make " + std::to_string(*count * *gpus) + " GPUs, more than the largest amount (" +
+              std::to_string(Quantity::kMaxUnits) + ")");
+    return std::nullopt;
+  }
+  nodes.count = *count;
+  nodes.gpus = *gpus;
+  return nodes;
+}
+
 std::vector<YAML::Node> ConfigReader::List(const MapReader& map, const std::string& key,
                                            const std::string& path) {
   std::vector<YAML::Node> items;
@@ -239,8 +282,8 @@ Pool ConfigReader::ReadPool(const YAML::Node& node, size_t index, bool* ok) {
     return pool;
   }
   MapReader map(node, path,
-                {"name", "resources", "queue", "description", "paused", "executionPriority", "gpuFractions",
-                 "kubernetes"},
+                {"name", "resources", "nodes", "guaranteed", "queue", "description", "paused", "executionPriority",
+                 "gpuFractions", "kubernetes"},
                 file_, findings_);
   *ok = false;
   if (auto n = map.Get("name")) {
@@ -249,11 +292,21 @@ Pool ConfigReader::ReadPool(const YAML::Node& node, size_t index, bool* ok) {
   } else {
     Missing(map, path, "name");
   }
+  if (auto n = map.Get("nodes")) pool.nodes = ReadNodes(*n, path + ".nodes");
   if (auto r = map.Get("resources")) {
     pool.resources_mark = MarkOf(*r);
     if (auto q = Amount(*r, path + ".resources", true)) pool.resources = *q;
+  } else if (map.Get("nodes")) {
+    // Left out beside nodes: count × gpus (nothing when nodes is unreadable).
+    pool.resources_given = false;
+    pool.resources_mark = pool.nodes ? pool.nodes->mark : MarkOf(*map.Get("nodes"));
+    if (pool.nodes) pool.resources = Quantity::Units(pool.nodes->count * pool.nodes->gpus);
   } else {
     Missing(map, path, "resources");
+  }
+  if (auto g = map.Get("guaranteed")) {
+    pool.guaranteed_mark = MarkOf(*g);
+    pool.guaranteed = Amount(*g, path + ".guaranteed", false);
   }
   if (auto q = map.Get("queue")) {
     pool.queue_mark = MarkOf(*q);

@@ -37,6 +37,13 @@ bool PoolQueues::IsDefault(const Link& link) const {
   return it != queue_of_.end() && link.queue == it->second;
 }
 
+bool FitsEmptyPool(const Pool& pool, Quantity need) {
+  if (!pool.nodes) return need <= pool.resources;
+  const Ticks machine = Quantity::Units(pool.nodes->gpus).ticks();
+  if (need.ticks() <= machine) return true;
+  return need.ticks() % machine == 0 && need.ticks() / machine <= pool.nodes->count;
+}
+
 std::vector<KubernetesLabel> DefaultNodeLabels(const Config& config, const Pool& pool) {
   return {{config.kubernetes.pool_label, Dns1123Label(pool.name), {}}};
 }

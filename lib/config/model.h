@@ -6,6 +6,7 @@
 /// default. Marks say where each part was written, for findings.
 
 #include <optional>
+#include <tuple>
 #include <string_view>
 #include <unordered_map>
 #include <string>
@@ -113,9 +114,19 @@ struct KubernetesSettings {
   bool operator==(const KubernetesSettings&) const = default;
 };
 
+/// A pool made of machines (SPEC §2 v3): `count` machines of `gpus` GPUs.
+struct PoolNodes {
+  int64_t count = 0;  ///< > 0
+  int64_t gpus = 0;   ///< > 0; count × gpus is at most the largest amount
+  Mark mark;
+  bool operator==(const PoolNodes&) const = default;
+};
+
 struct Pool {
   std::string name;
-  Quantity resources;
+  Quantity resources;  ///< with `nodes` and no `resources` written: count × gpus
+  std::optional<PoolNodes> nodes;       ///< none: one bag of GPUs (v2)
+  std::optional<Quantity> guaranteed;   ///< as written; GuaranteedOf gives the effective value
   std::string queue;  ///< default: the pool's name
   std::string description;
   bool paused = false;  ///< drained: running jobs stay, nothing new is placed
@@ -123,8 +134,25 @@ struct Pool {
   PoolKubernetes kubernetes;
   std::optional<std::vector<NameRef>> execution_priority;  ///< default: linked profiles in file order
   Mark mark, name_mark, resources_mark, queue_mark, execution_priority_mark, paused_mark, gpu_fractions_mark;
-  bool operator==(const Pool&) const = default;
+  Mark guaranteed_mark;
+  bool resources_given = true;  ///< false: `resources` left out beside `nodes`
+  bool operator==(const Pool& o) const {
+    // Whether `resources` was written out beside `nodes` is layout, not meaning.
+    auto tie = [](const Pool& p) {
+      return std::tie(p.name, p.resources, p.nodes, p.guaranteed, p.queue, p.description, p.paused,
+                      p.gpu_fractions, p.kubernetes, p.execution_priority);
+    };
+    return tie(*this) == tie(o);
+  }
 };
+
+/// The capacity that is always there (SPEC §2 v3): `guaranteed`, default `resources`.
+inline Quantity GuaranteedOf(const Pool& pool) { return pool.guaranteed.value_or(pool.resources); }
+
+/// Whether a need fits the pool when nothing runs there (SPEC §4 v3): no
+/// larger than the pool; with nodes, no larger than one machine, or a whole
+/// number of machines the pool has.
+bool FitsEmptyPool(const Pool& pool, Quantity need);
 
 struct Profile {
   std::string name;

@@ -131,6 +131,11 @@ std::string TolerationsText(const std::vector<KubernetesToleration>& tolerations
   return out + "]";
 }
 
+std::string NodesText(const std::optional<PoolNodes>& nodes) {
+  if (!nodes) return "none";
+  return std::to_string(nodes->count) + " x " + std::to_string(nodes->gpus) + " GPUs";
+}
+
 /// A pool's ResourceFlavor settings. Default nodeLabels follow
 /// kubernetes.poolLabel, whose change is reported once, at the top level.
 void DiffPoolKubernetes(const Pool& a, const Pool& b, const Sides& sides, Recorder& r) {
@@ -147,6 +152,12 @@ void DiffPoolKubernetes(const Pool& a, const Pool& b, const Sides& sides, Record
 void DiffPool(const Pool& a, const Pool& b, const Sides& sides, std::vector<Change>* out) {
   Recorder r(out, "pool", b.name);
   r.Amount("resources", a.resources, b.resources);
+  r.Text("nodes", NodesText(a.nodes), NodesText(b.nodes));
+  // A guaranteed capacity that follows resources on both sides changes with
+  // it, which is reported once, as resources.
+  if (GuaranteedOf(a) != a.resources || GuaranteedOf(b) != b.resources) {
+    r.Amount("guaranteed", GuaranteedOf(a), GuaranteedOf(b));
+  }
   r.Text("queue", a.queue, b.queue);
   r.Text("description", a.description, b.description);
   r.Bool("paused", a.paused, b.paused);

@@ -55,6 +55,7 @@ class Replay {
   const ScheduleContext& ctx() const { return ctx_; }
   const PassState& state() const { return state_; }
   const QueuedJob& Job(uint32_t k) const { return input_.queued[k]; }
+  uint32_t job() const { return job_; }
   bool Schedulable() const {
     const QueuedJob& j = Job(job_);
     return ctx_.Schedulable(j.policy, j.profile, j.need);
@@ -63,7 +64,7 @@ class Replay {
   /// Applies a placement as the pass does.
   void Apply(const Placement& p) {
     const QueuedJob& k = Job(p.job);
-    state_.held[p.pool] += k.need;
+    state_.Place(p.pool, k.need);
     state_.used[k.policy] += k.need;
     JobQueue& queue = queues_[queue_of_.at({k.policy, k.profile})];
     for (size_t slot = 0; slot < queue.slot_count(); ++slot) {
@@ -184,14 +185,24 @@ class Explainer {
     bool earlier_target = false;
     for (size_t i = 0; i < links.size(); ++i) {
       ExplainedPool& pool = e->pools[i];
-      pool.free_when_decided = replay.state().Free(replay.ctx(), links[i]);
+      const Quantity free = replay.state().Free(replay.ctx(), links[i]);
+      pool.free_when_decided = free;
+      const PoolMachines& machines = replay.state().machines[links[i]];
+      if (machines.has_nodes()) pool.largest_free_when_decided = std::min(free, machines.LargestFree());
       if (placed && *placed == links[i]) {
         pool.verdict = "placed here";
         earlier_target = true;
       } else if (earlier_target) {
         pool.verdict = "not needed: placed at an earlier link";
       } else {
-        pool.verdict = VerdictText(replay.VerdictAt(links[i]));
+        const Verdict v = replay.VerdictAt(links[i]);
+        pool.verdict = VerdictText(v);
+        const Quantity need = replay.Job(replay.job()).need;
+        // Enough free GPUs in total, but spread over machines (SPEC §4 v3).
+        if (v == Verdict::kNoRoom && machines.has_nodes() && !replay.ctx().pool_paused[links[i]] && free >= need) {
+          pool.verdict = "fragmented: " + free.ToString() + " free in total, at most " +
+                         pool.largest_free_when_decided->ToString() + " on one machine";
+        }
       }
     }
   }

@@ -42,6 +42,8 @@ struct AheadJob {
 struct ExplainedPool {
   std::string pool, link, queue;
   Quantity size, free_at_start, free_when_decided;
+  /// A pool made of machines: the most free on one machine when decided.
+  std::optional<Quantity> largest_free_when_decided;
   bool paused = false;
   /// What rules 1–3 said for the job there when it was decided (placed, or
   /// at the end of the pass): "placed here", "no room", ...

@@ -40,7 +40,9 @@ std::string RenderExplanationText(const Explanation& e) {
       std::string about = p.link.empty() ? "" : "link \"" + p.link + "\", ";
       out += " (" + about + "queue " + p.queue + ", size " + p.size.ToString() + (p.paused ? ", paused" : "") + ")\n";
       out += "     free: " + p.free_at_start.ToString() + " at the start of the pass, " + p.free_when_decided.ToString() +
-             (e.placed_at ? " when it was placed" : " at the end") + "; " + p.verdict + "\n";
+             (e.placed_at ? " when it was placed" : " at the end");
+      if (p.largest_free_when_decided) out += " (at most " + p.largest_free_when_decided->ToString() + " on one machine)";
+      out += "; " + p.verdict + "\n";
       if (p.ahead_total == 0) {
         out += "     nothing was placed there before it\n";
         continue;
@@ -82,6 +84,7 @@ std::string RenderExplanationJson(const Explanation& e) {
     text_or_null("link", p.link);
     json.Field("queue", p.queue).Key("size").Amount(p.size).Field("paused", p.paused);
     json.Key("freeAtStart").Amount(p.free_at_start).Key("freeWhenDecided").Amount(p.free_when_decided);
+    if (p.largest_free_when_decided) json.Key("largestFreeWhenDecided").Amount(*p.largest_free_when_decided);
     json.Field("verdict", p.verdict).Field("aheadTotal", p.ahead_total);
     json.Key("ahead").BeginArray();
     for (const AheadJob& a : p.ahead) {

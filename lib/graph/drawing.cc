@@ -121,6 +121,12 @@ void AddUsage(const Config& config, const ScheduleReport& schedule, Drawing* d) 
     Quantity in_use = pools[k].running + pools[k].assigned;
     node.lines.push_back("in use " + in_use.ToString() + " / " + pool.resources.ToString() + ": " +
                          pools[k].running.ToString() + " running, " + pools[k].assigned.ToString() + " assigned");
+    if (pool.nodes && k < schedule.pools.size()) {
+      const PoolSummary& summary = schedule.pools[k];
+      std::string each;
+      for (const Quantity& free : summary.machine_free) each += (each.empty() ? "" : " ") + free.ToString();
+      node.lines.push_back("free per machine: " + each + " (largest " + summary.largest_free.ToString() + ")");
+    }
   }
   for (auto& node : d->policies) {
     const size_t i = node.index;
@@ -169,6 +175,13 @@ Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleRepo
     const Pool& pool = config.pools[k];
     GraphNode node = NewNode("pool", k, pool.name);
     node.lines.push_back(pool.resources.ToString() + " GPUs, queue " + pool.queue);
+    if (pool.nodes) {
+      node.lines.push_back(std::to_string(pool.nodes->count) + " machines of " + std::to_string(pool.nodes->gpus) +
+                           " GPUs");
+    }
+    if (GuaranteedOf(pool) != pool.resources) {
+      node.lines.push_back(GuaranteedOf(pool).ToString() + " guaranteed, the rest on demand");
+    }
     if (pool.paused) node.lines.push_back("paused: drained, nothing new starts");
     node.paused = pool.paused;
     node.rows_title = "execution priority";

@@ -52,6 +52,7 @@ struct JobEntry {
   TextRef id, policy, profile, queue;
   TextRef state;      ///< as written; absent means queued
   TextRef pool;
+  TextRef node;       ///< a running job's machine (SPEC §3 v3), as written
   TextRef resources;  ///< scalar text of `resources`
   TextRef enqueued;   ///< scalar text of `enqueued` (ClearML tasks: of `status_changed`)
   std::vector<ParamValue> params;  ///< only the paths asked for, when present
@@ -62,6 +63,9 @@ struct JobEntry {
   /// `enqueued` is there but not a string: invalid for a queued job, ignored
   /// on a running one (SPEC §3), so the readers leave the verdict to resolution.
   bool enqueued_mistyped = false;
+  /// `node` is there but not a string: the job still holds, in its pool only
+  /// (a machine is never freed for a typo), and its message says so.
+  bool node_mistyped = false;
   bool clearml_task = false;    ///< read from a ClearML snapshot: its pool comes from its queue or worker
   bool queue_from_id = false;   ///< ClearML: `queue` is an ID no queues file lists, taken as a name
   // Trace fields (SPEC §8); other commands ignore them, whatever they hold.

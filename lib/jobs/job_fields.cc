@@ -11,7 +11,10 @@ JobField JobFieldOf(std::string_view key) {
   // By length first: one comparison for the fields every job has.
   switch (key.size()) {
     case 2: if (key == "id") return JobField::kId; break;
-    case 4: if (key == "pool") return JobField::kPool; break;
+    case 4:
+      if (key == "pool") return JobField::kPool;
+      if (key == "node") return JobField::kNode;
+      break;
     case 5:
       if (key == "queue") return JobField::kQueue;
       if (key == "state") return JobField::kState;
@@ -42,6 +45,7 @@ TextRef* FieldSlot(JobEntry* e, JobField field) {
     case JobField::kQueue: return &e->queue;
     case JobField::kState: return &e->state;
     case JobField::kPool: return &e->pool;
+    case JobField::kNode: return &e->node;
     case JobField::kResources: return &e->resources;
     case JobField::kEnqueued: return &e->enqueued;
     case JobField::kSubmitted: return &e->submitted;
@@ -95,7 +99,7 @@ void KeyTypos::Note(std::string_view key, int line) {
     }
   }
   static const std::vector<std::string> kFields = {"id",   "policy",   "profile",   "queue",   "state",
-                                                   "pool", "resources", "enqueued", "params"};
+                                                   "pool", "resources", "enqueued", "params", "node"};
   Recent& slot = recent_[next_recent_++ % std::size(recent_)];
   slot.key.assign(key);
   slot.typo = -1;

@@ -15,7 +15,7 @@
 namespace rescfg {
 
 enum class JobField : uint8_t {
-  kId, kPolicy, kProfile, kQueue, kState, kPool,  // strings
+  kId, kPolicy, kProfile, kQueue, kState, kPool, kNode,  // strings
   kResources,                                     // number or string
   kEnqueued,                                      // string
   kParams,                                        // mapping

@@ -84,6 +84,8 @@ error_code JsonLinesReader::ReadField(std::string_view key, od::value value, Job
   }
   if (field == JobField::kEnqueued) {
     entry->enqueued_mistyped = true;  // resolution decides: ignored on a running job
+  } else if (field == JobField::kNode) {
+    entry->node_mistyped = true;  // resolution decides: only a running job has a node
   } else {
     AddProblem(entry, MistypedFieldMessage(key, field, "an object"));
   }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <unordered_map>
 
 #include "joined_thread.h"
 #include "prefault.h"
@@ -323,8 +324,20 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
       if (policy && profile && !dir_.Allowed(*policy, *profile)) {
         warn("policy '" + Str(out.policy) + "' does not list profile '" + Str(out.profile) + "'");
       }
+      Holding held{*pool, policy, *holding};
+      if (config_.pools[*pool].nodes) {
+        // Its machine (SPEC §3, §4 v3); names become numbers once the whole
+        // file is read (AssignMachines). A bad node never frees a machine:
+        // the job holds in the pool, on none.
+        if (e.node_mistyped || (e.node && e.node->empty()) || !NotUtf8("node", e.node).empty()) {
+          warn("node must be a non-empty string; it holds in the pool only, on no machine");
+          held.machine = Holding::kPoolOnly;
+        } else if (e.node) {
+          out.node = Keep(e.node);
+        }
+      }
       if (!message.empty()) out.message = Keep(message);
-      part_.holdings.push_back({*pool, policy, *holding});
+      part_.holdings.push_back(held);
       part_.running.push_back(i);
       continue;
     }
@@ -426,6 +439,31 @@ void Join(ResolvedPart&& part, ResolvedPart* into) {
   into->text.Absorb(std::move(part.text));
 }
 
+/// Running jobs that name a node (SPEC §4 v3): per pool, distinct names in
+/// input order of first appearance are machines 1, 2, ...; a name beyond
+/// the last machine holds in the pool only, with a message.
+void AssignMachines(const Config& config, ResolvedPart* part, std::vector<JobOutcome>& outcomes) {
+  std::unordered_map<uint32_t, std::unordered_map<std::string_view, uint32_t>> names;  // by pool
+  for (size_t k = 0; k < part->holdings.size() && k < part->running.size(); ++k) {
+    Holding& h = part->holdings[k];
+    JobOutcome& out = outcomes[part->running[k]];
+    if (h.machine != Holding::kBestFit || !out.node) continue;
+    const PoolNodes& nodes = *config.pools[h.pool].nodes;
+    auto& known = names[h.pool];
+    auto it = known.find(*out.node);
+    if (it == known.end()) it = known.emplace(*out.node, static_cast<uint32_t>(known.size())).first;
+    if (it->second < nodes.count) {
+      h.machine = it->second;
+      continue;
+    }
+    h.machine = Holding::kPoolOnly;
+    std::string note = "node '" + std::string(*out.node) + "' is the " + std::to_string(it->second + 1) +
+                       "th distinct node named in pool '" + config.pools[h.pool].name + "', which has " +
+                       std::to_string(nodes.count) + " machines; it holds in the pool only, on no machine";
+    out.message = part->text.Keep(out.message ? std::string(*out.message) + "; " + note : note);
+  }
+}
+
 /// Puts the joined parts in queue order and into `resolved`.
 void PutInQueueOrder(ResolvedPart&& joined, ResolvedJobs* resolved) {
   SortByQueueOrder(&joined.ordering, joined.beyond_nanos);
@@ -462,6 +500,7 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
     Resolver(config, dir, resolved.names, &parts[half]).Resolve(entries.data() + from, to - from, from, &repeated, outcomes);
   });
   if (split) Join(std::move(parts[1]), &parts[0]);
+  AssignMachines(config, &parts[0], resolved.outcomes);
   PutInQueueOrder(std::move(parts[0]), &resolved);
   return resolved;
 }
@@ -523,6 +562,7 @@ std::optional<ResolvedJobs> ResolutionAsRead::Finish(std::vector<bool>* repeated
     if (s.repeated.empty()) later = RepeatedIds(outcomes);
   });
   Join(std::move(s.parts[1]), &s.parts[0]);
+  AssignMachines(s.config, &s.parts[0], s.resolved.outcomes);
   PutInQueueOrder(std::move(s.parts[0]), &s.resolved);
   check.Join();
   if (std::find(later.begin(), later.end(), true) != later.end()) {

@@ -38,6 +38,7 @@ struct JobOutcome {
   TextRef reason;                     ///< pending and rejected (static text)
   TextRef message;                    ///< pending, rejected, running with a warning
   TextRef name;                       ///< a ClearML task's name, carried to the outputs (SPEC §3.1)
+  TextRef node;                       ///< running in a pool with nodes: the machine it names, if any
   std::optional<Quantity> resources;  ///< need (assigned, pending) or holding (running)
   std::string_view need_source;       ///< "allotment" | "parameter" | "fallback" | "holding" (static text)
   uint32_t entry = 0;                 ///< 1-based entry number

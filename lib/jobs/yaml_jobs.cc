@@ -301,6 +301,8 @@ void JobListBuilder::JobNode(State& top, const Event& ev) {
     *FieldSlot(&job_, field) = JobsArena(out_).Keep(ev.text);
   } else if (field == JobField::kEnqueued) {
     job_.enqueued_mistyped = true;  // resolution decides: ignored on a running job
+  } else if (field == JobField::kNode) {
+    job_.node_mistyped = true;  // resolution decides: only a running job has a node
   } else {
     AddEntryProblem(MistypedFieldMessage(top.key, field, "a mapping"));
   }

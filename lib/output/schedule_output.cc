@@ -27,6 +27,18 @@ void SummaryRecord(FlatRecord& rec, const ScheduleReport& r) {
 void PoolRecord(FlatRecord& rec, const PoolSummary& p) {
   rec.Add("name", p.name).Add("queue", p.queue).Add("size", p.size).Add("inUse", p.in_use).Add("free", p.free)
       .Bool("paused", p.paused);
+  if (!p.nodes) return;
+  // v3: a pool made of machines, after the v2 fields.
+  rec.Nested("nodes", [&](FlatRecord& n) {
+    n.Add("count", uint64_t(p.nodes->count)).Add("gpus", uint64_t(p.nodes->gpus));
+  });
+  rec.Add("largestFree", p.largest_free);
+  std::string free = "[";
+  for (size_t m = 0; m < p.machine_free.size(); ++m) {
+    if (m > 0) free += ", ";
+    AppendQuantity(&free, p.machine_free[m]);
+  }
+  rec.Raw("machineFree", free + "]");
 }
 
 void PolicyRecord(FlatRecord& rec, const PolicySummary& p) {
@@ -39,17 +51,25 @@ void NameField(FlatRecord& rec, const JobOutcome& j) {
   if (j.name) rec.Add("name", j.name);
 }
 
+/// v3: the machine of an assigned or running job in a pool with nodes (its
+/// node's name, or "#N" for the machine the accounting chose).
+void NodeField(FlatRecord& rec, const JobOutcome& j) {
+  if (j.node) rec.Add("node", j.node);
+}
+
 void AssignmentRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("pool", j.pool).Add("queue", j.queue)
       .Add("link", j.link).Add("resources", j.resources).Add("needSource", j.need_source);
   if (j.message) rec.Add("message", j.message);
   NameField(rec, j);
+  NodeField(rec, j);
 }
 
 void RunningRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("pool", j.pool).Add("queue", j.queue)
       .Add("resources", j.resources).Add("message", j.message);
   NameField(rec, j);
+  NodeField(rec, j);
 }
 
 /// Whether a jsonl record carries `needSource` (SPEC §5: assigned and pending jobs).
@@ -83,6 +103,7 @@ void JobLine(FlatRecord& rec, const JobOutcome& j) {
     rec.Null("resourcesNumber");
   }
   NameField(rec, j);
+  NodeField(rec, j);
 }
 
 std::string RenderDocument(const ScheduleReport& r, RecordStyle style) {
@@ -108,7 +129,7 @@ class JobLineWriter {
   /// False when the job's text might not fit; use JobLine then.
   bool Fits(const JobOutcome& j) const {
     size_t text = j.id->size() + j.policy->size() + j.profile->size() + j.pool->size() + j.queue->size() +
-                  j.reason->size() + j.message->size() + j.name->size();
+                  j.reason->size() + j.message->size() + j.name->size() + j.node->size();
     return 6 * text + 512 <= sizeof(buffer_);
   }
   /// Appends the line (with its newline) to `out`.
@@ -154,6 +175,10 @@ class JobLineWriter {
     if (j.name) {
       Raw(", \"name\": ");
       Text(j.name);
+    }
+    if (j.node) {
+      Raw(", \"node\": ");
+      Text(j.node);
     }
     Raw("}\n");
     out->append(buffer_, static_cast<size_t>(p_ - buffer_));

@@ -4,7 +4,7 @@ namespace rescfg {
 
 Verdict CheckAdmission(const ScheduleContext& ctx, const PassState& state, ReservationBook& book,
                        uint32_t policy, uint32_t pool, Quantity need, AdmissionTrace* trace) {
-  if (need > state.Free(ctx, pool)) return Verdict::kNoRoom;                       // rule 1
+  if (!state.Fits(ctx, pool, need)) return Verdict::kNoRoom;                       // rule 1
   Quantity after = state.used[policy] + need;
   if (after > ctx.limit[policy]) return Verdict::kOverLimit;                       // rule 2
   if (after <= ctx.reserved[policy]) return Verdict::kAdmissible;                  // within its own reservation

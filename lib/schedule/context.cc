@@ -40,6 +40,9 @@ ScheduleContext::ScheduleContext(const Config& c)
     bool all_paused = true;
     for (uint32_t x : pools) all_paused = all_paused && pool_paused[x];
     all_links_paused.push_back(all_paused);
+    bool nodes = false;
+    for (uint32_t x : pools) nodes = nodes || c.pools[x].nodes.has_value();
+    links_nodes.push_back(nodes);
     links.push_back(std::move(pools));
     largest_linked_pool.push_back(largest);
     strict_fifo.push_back(profile.queueing == Queueing::kStrictFIFO);
@@ -56,6 +59,14 @@ ScheduleContext::ScheduleContext(const Config& c)
     policy_paused.push_back(policy.paused);
   }
   queues_of_policy.resize(policy_count);
+}
+
+bool ScheduleContext::FitsSomeLinkedPool(uint32_t profile, Quantity need) const {
+  if (!links_nodes[profile]) return need <= largest_linked_pool[profile];
+  for (uint32_t x : links[profile]) {
+    if (FitsEmptyPool(config.pools[x], need)) return true;
+  }
+  return false;
 }
 
 }  // namespace rescfg

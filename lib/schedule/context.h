@@ -18,6 +18,7 @@ struct ScheduleContext {
   std::vector<Quantity> pool_size;
   std::vector<std::vector<uint32_t>> links;  ///< per profile: pool indexes in link order
   std::vector<Quantity> largest_linked_pool; ///< per profile
+  std::vector<bool> links_nodes;             ///< per profile: some linked pool has nodes
   std::vector<bool> strict_fifo;             ///< per profile
   std::vector<Quantity> reserved;            ///< per policy
   std::vector<Quantity> limit;               ///< per policy; Unlimited() when none
@@ -35,8 +36,11 @@ struct ScheduleContext {
   /// Schedulable (SPEC §4): not paused, and no bigger than every linked pool
   /// or the policy's limit.
   bool Schedulable(uint32_t policy, uint32_t profile, Quantity need) const {
-    return !Paused(policy, profile) && need <= largest_linked_pool[profile] && need <= limit[policy];
+    return !Paused(policy, profile) && FitsSomeLinkedPool(profile, need) && need <= limit[policy];
   }
+  /// Whether the need fits some linked pool when that pool is empty (v3: on
+  /// its machines, when it has nodes).
+  bool FitsSomeLinkedPool(uint32_t profile, Quantity need) const;
 
   /// Larger than any sum of amounts an input can produce.
   static constexpr Quantity Unlimited() { return Quantity::FromTicks(Ticks(1) << 120); }

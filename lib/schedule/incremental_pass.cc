@@ -150,11 +150,14 @@ class IncrementalPass::Impl {
  public:
   Impl(const Config& config, const std::vector<QueuedJob>& queued, const std::vector<Holding>& holdings,
        const std::vector<uint32_t>* initial)
-      : ctx_(config), state_(PassState::Initial(ctx_, holdings)), queued_(queued),
+      : ctx_(config), state_(PassState::Initial(ctx_, holdings)), queued_(queued), holdings_(holdings),
         queues_(InitialQueues(initial)), book_(ctx_, queues_, queued_, state_), by_pool_(ctx_.pool_count),
         consulted_(ctx_.pool_count), offering_(ctx_.pool_count), released_(ctx_.pool_count, false),
-        free_before_(ctx_.pool_count), policy_changed_(ctx_.policy_count, false),
+        free_before_(ctx_.pool_count), fit_before_(ctx_.pool_count), policy_changed_(ctx_.policy_count, false),
         usage_changed_(ctx_.policy_count, false) {
+    for (const Pool& pool : config.pools) {
+      if (pool.nodes) job_machine_.assign(queued_.size(), Placement::kNoMachine);
+    }
     queue_slots_.resize(queues_.size());
     for (uint32_t q = 0; q < queues_.size(); ++q) {
       for (uint32_t i = 0; i < queues_[q].slot_count(); ++i) AddSlot(q, i);
@@ -187,13 +190,31 @@ class IncrementalPass::Impl {
     MarkPolicy(j.policy);
   }
 
-  void Release(uint32_t pool, std::optional<uint32_t> policy, Quantity amount) {
+  void ReleaseJob(uint32_t job, uint32_t pool) {
+    MachineSpot spot;
+    if (!job_machine_.empty()) {
+      spot.first = job_machine_[job];
+      if (auto it = job_more_.find(job); it != job_more_.end()) {
+        spot.more = std::move(it->second);
+        job_more_.erase(it);
+      }
+    }
+    Release(pool, queued_[job].policy, queued_[job].need, spot);
+  }
+
+  void ReleaseHolding(uint32_t index) {
+    const Holding& h = holdings_[index];
+    Release(h.pool, h.policy, h.amount, state_.holding_spots[index]);
+  }
+
+  void Release(uint32_t pool, std::optional<uint32_t> policy, Quantity amount, const MachineSpot& spot) {
     if (!released_[pool]) {
       released_[pool] = true;
       released_pools_.push_back(pool);
       free_before_[pool] = state_.Free(ctx_, pool);
+      fit_before_[pool] = state_.FitLimit(ctx_, pool);
     }
-    state_.held[pool] -= amount;
+    state_.Release(pool, amount, spot);
     if (policy) {
       state_.used[*policy] -= amount;
       MarkPolicy(*policy);
@@ -234,9 +255,11 @@ class IncrementalPass::Impl {
       slot.clean = false;
 
       Quantity need = queued_[job].need;
-      state_.held[target.pool] += need;
+      MachineSpot spot = state_.Place(target.pool, need);
       state_.used[queue.policy()] += need;
-      placements->push_back({job, target.pool, target.link});
+      placements->push_back({job, target.pool, target.link, spot.first});
+      if (!job_machine_.empty()) job_machine_[job] = spot.first;
+      if (!spot.more.empty()) job_more_[job] = std::move(spot.more);
       ++placements_;
       queue.Advance(slot.index);
       RefreshOffer(s);
@@ -253,6 +276,13 @@ class IncrementalPass::Impl {
     ExplainPending(ctx_, state_, book_, queues_, queued_, unschedulable_, ctx_.config.enabled, result);
     result->pool_in_use = state_.held;
     result->policy_used = state_.used;
+    state_.Describe(result);
+    for (const auto& [job, more] : job_more_) {
+      std::vector<uint32_t> all{job_machine_[job]};
+      all.insert(all.end(), more.begin(), more.end());
+      result->job_spans.push_back({job, std::move(all)});
+    }
+    std::sort(result->job_spans.begin(), result->job_spans.end());
   }
 
   void AddStats(PassStats* stats) const {
@@ -334,7 +364,9 @@ class IncrementalPass::Impl {
     ++iteration_;
     if (!Changed()) return;
     bool capacity_rose = false;
-    for (uint32_t x : released_pools_) capacity_rose = capacity_rose || state_.Free(ctx_, x) > free_before_[x];
+    for (uint32_t x : released_pools_) {
+      capacity_rose = capacity_rose || state_.Free(ctx_, x) > free_before_[x] || state_.FitLimit(ctx_, x) > fit_before_[x];
+    }
     std::vector<uint32_t> rule3;
     if (book_.Reopen(changed_policies_, capacity_rose)) rule3 = Rule3ChangedAcross();
     for (uint32_t policy : usage_policies_) {
@@ -344,7 +376,9 @@ class IncrementalPass::Impl {
     }
     for (uint32_t s : joined_slots_) RestaleOnce(s);
     for (uint32_t x : released_pools_) {
-      const Quantity before = free_before_[x], now = state_.Free(ctx_, x);
+      // A need fits when it is at most the fit limit (and of a shape the
+      // pool's machines can take, which no release changes).
+      const Quantity before = fit_before_[x], now = state_.FitLimit(ctx_, x);
       if (now <= before) continue;
       // The slots offering a job, by need: only those in (before, now].
       const auto& offering = offering_[x];
@@ -382,7 +416,7 @@ class IncrementalPass::Impl {
     if (state_.used[j.policy] + j.need > ctx_.limit[j.policy]) return;
     uint32_t best = UINT32_MAX;
     for (uint32_t pool : ctx_.links[j.profile]) {
-      if (j.need <= state_.Free(ctx_, pool)) best = std::min(best, ctx_.ExecRank(pool, j.profile));
+      if (state_.Fits(ctx_, pool, j.need)) best = std::min(best, ctx_.ExecRank(pool, j.profile));
     }
     if (best == UINT32_MAX) return;
     slot.key = {best, ctx_.PolicyRank(j.profile, j.policy), j.queue_order, j.position, s};
@@ -532,6 +566,10 @@ class IncrementalPass::Impl {
   ScheduleContext ctx_;
   PassState state_;
   const std::vector<QueuedJob>& queued_;
+  std::vector<Holding> holdings_;
+  /// Per queued job, with any pool of nodes: the (first) machine it was placed on.
+  std::vector<uint32_t> job_machine_;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> job_more_;  ///< the other machines of whole-machine jobs
   std::vector<uint32_t> unschedulable_;  ///< joined jobs that can never be placed
   std::unordered_map<uint64_t, uint32_t> queue_index_;  ///< Key(policy, profile) -> queue
   std::vector<JobQueue> queues_;
@@ -550,6 +588,7 @@ class IncrementalPass::Impl {
   std::vector<bool> released_;        ///< per pool: a job finished there
   std::vector<uint32_t> released_pools_;
   std::vector<Quantity> free_before_; ///< per released pool: its free capacity at the last run
+  std::vector<Quantity> fit_before_;  ///< per released pool: its fit limit at the last run
   std::vector<bool> policy_changed_;  ///< per policy: usage fell or a job joined (the book refreshes them)
   std::vector<uint32_t> changed_policies_;
   std::vector<bool> usage_changed_;   ///< per policy: usage fell (all its slots are looked at again)
@@ -569,9 +608,8 @@ IncrementalPass::IncrementalPass(const Config& config, const std::vector<QueuedJ
 IncrementalPass::~IncrementalPass() = default;
 
 void IncrementalPass::Join(uint32_t job) { impl_->Join(job); }
-void IncrementalPass::Release(uint32_t pool, std::optional<uint32_t> policy, Quantity amount) {
-  impl_->Release(pool, policy, amount);
-}
+void IncrementalPass::ReleaseJob(uint32_t job, uint32_t pool) { impl_->ReleaseJob(job, pool); }
+void IncrementalPass::ReleaseHolding(uint32_t index) { impl_->ReleaseHolding(index); }
 void IncrementalPass::Run(std::vector<Placement>* placements) { impl_->Run(placements); }
 void IncrementalPass::Explain(SchedulingResult* result) { impl_->Explain(result); }
 void IncrementalPass::AddStats(PassStats* stats) const { impl_->AddStats(stats); }

@@ -45,8 +45,11 @@ class IncrementalPass {
   /// Job `job` joins its queue. Its queue order must be later than that of
   /// every job that joined before.
   void Join(uint32_t job);
-  /// A job finished: what it held in `pool` (and against `policy`) is free.
-  void Release(uint32_t pool, std::optional<uint32_t> policy, Quantity amount);
+  /// Queued job `job`, placed in `pool`, finished: what it held there (on
+  /// its machines too) and against its policy is free.
+  void ReleaseJob(uint32_t job, uint32_t pool);
+  /// The running job of holdings[index] finished.
+  void ReleaseHolding(uint32_t index);
   /// Places jobs until no undecided job has a target; appends the
   /// placements in placement order.
   void Run(std::vector<Placement>* placements);

@@ -140,6 +140,26 @@ ProtectedSummary JobQueue::Protected(Quantity room, const std::vector<QueuedJob>
   return summary;
 }
 
+std::optional<Quantity> JobQueue::SmallestProtected(Quantity room, const std::vector<QueuedJob>& queued,
+                                                    const std::function<bool(Quantity)>& fits) const {
+  std::optional<Quantity> smallest;
+  if (room.is_zero()) return smallest;
+  if (strict_) {
+    const size_t end = FirstAbove(head_, room);
+    for (size_t i = head_; i < end; ++i) {
+      const Quantity need = queued[jobs_[i]].need;
+      if ((!smallest || need < *smallest) && fits(need)) smallest = need;
+    }
+    return smallest;
+  }
+  for (uint32_t index : by_need_) {
+    const NeedGroup& g = groups_[index];
+    if (g.need > room) break;
+    if (g.next < g.jobs.size() && fits(g.need)) return g.need;
+  }
+  return smallest;
+}
+
 std::vector<uint32_t> JobQueue::Undecided() const {
   if (strict_) return {jobs_.begin() + static_cast<long>(head_), jobs_.end()};
   std::vector<uint32_t> out;

@@ -56,6 +56,11 @@ class JobQueue {
   Appended Append(uint32_t job, const std::vector<QueuedJob>& queued);
 
   ProtectedSummary Protected(Quantity room, const std::vector<QueuedJob>& queued) const;
+  /// The smallest need among the protected jobs (for `room`) that `fits`
+  /// accepts. Asked only when the smallest of all is of a shape a pool's
+  /// machines cannot take (larger than a machine), which walks them.
+  std::optional<Quantity> SmallestProtected(Quantity room, const std::vector<QueuedJob>& queued,
+                                            const std::function<bool(Quantity)>& fits) const;
 
   /// Undecided jobs in queue order (for pending reasons at the end).
   std::vector<uint32_t> Undecided() const;

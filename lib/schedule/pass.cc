@@ -14,6 +14,7 @@ const char* PendingReasonName(PendingReason r) {
     case PendingReason::kFifoBlocked: return "fifo-blocked";
     case PendingReason::kLimit: return "limit";
     case PendingReason::kReservation: return "reservation";
+    case PendingReason::kFragmented: return "fragmented";
     case PendingReason::kCapacity: return "capacity";
   }
   return "capacity";

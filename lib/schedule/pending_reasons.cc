@@ -37,7 +37,10 @@ class Explainer {
       text = "every pool profile " + ctx_.config.profiles[j.profile].name + " links is paused (drained)";
       return {job, PendingReason::kPaused, Message(std::move(text)), {}};
     }
-    if (j.need > ctx_.largest_linked_pool[j.profile]) {
+    if (j.need <= ctx_.largest_linked_pool[j.profile] && j.need <= ctx_.limit[j.policy]) {
+      text = "needs " + Amount(j.need) + ", which fits the machines of no pool profile " +
+             ctx_.config.profiles[j.profile].name + " links: a job runs on one machine, or takes whole machines";
+    } else if (j.need > ctx_.largest_linked_pool[j.profile]) {
       text = "needs " + Amount(j.need) + ", more than any pool profile " + ctx_.config.profiles[j.profile].name +
              " links can hold (largest: " + Amount(ctx_.largest_linked_pool[j.profile]) + ")";
     } else {
@@ -73,7 +76,7 @@ class Explainer {
     }
     for (uint32_t pool : ctx_.links[j.profile]) {
       Quantity free = state_.Free(ctx_, pool);
-      if (j.need > free) continue;
+      if (!state_.Fits(ctx_, pool, j.need)) continue;
       if (CheckAdmission(ctx_, state_, book_, j.policy, pool, j.need, nullptr) != Verdict::kReservation) continue;
       std::string others;
       for (uint32_t q : book_.OthersReaching(j.policy, pool)) {
@@ -85,6 +88,19 @@ class Explainer {
                       " free, but policy " + policy + " would go beyond its reservation of " +
                       Amount(ctx_.reserved[j.policy]) + " and leave reserved resources of " +
                       (others.empty() ? std::string("other policies") : others) + " uncoverable")};
+    }
+    // Enough free GPUs in total somewhere, but on no machine (SPEC §4 v3).
+    std::string spread;
+    for (uint32_t pool : ctx_.links[j.profile]) {
+      const Quantity free = state_.Free(ctx_, pool);
+      if (ctx_.pool_paused[pool] || free < j.need || state_.Fits(ctx_, pool, j.need)) continue;
+      if (!spread.empty()) spread += ", ";
+      spread += ctx_.config.pools[pool].name + " has " + Amount(free) + " free, at most " +
+                Amount(std::min(free, state_.machines[pool].LargestFree())) + " on one machine";
+    }
+    if (!spread.empty()) {
+      return {PendingReason::kFragmented,
+              Message("needs " + Amount(j.need) + "; the free GPUs are spread over machines: " + spread)};
     }
     std::string pools;
     for (uint32_t pool : ctx_.links[j.profile]) {

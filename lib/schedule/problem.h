@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/model.h"
@@ -29,6 +30,12 @@ struct Holding {
   uint32_t pool = 0;
   std::optional<uint32_t> policy;
   Quantity amount;
+  /// In a pool with nodes (SPEC §4 v3): the machine its `node` names
+  /// (0-based), kBestFit when it names none (it goes where a queued job of
+  /// its need would), or kPoolOnly (it holds in the pool, on no machine).
+  uint32_t machine = kBestFit;
+  static constexpr uint32_t kBestFit = UINT32_MAX;
+  static constexpr uint32_t kPoolOnly = UINT32_MAX - 1;
 };
 
 struct SchedulingInput {
@@ -37,13 +44,17 @@ struct SchedulingInput {
   std::vector<Holding> holdings;
 };
 
-enum class PendingReason { kDisabled, kPaused, kUnschedulable, kFifoBlocked, kLimit, kReservation, kCapacity };
+enum class PendingReason { kDisabled, kPaused, kUnschedulable, kFifoBlocked, kLimit, kReservation, kFragmented, kCapacity };
 const char* PendingReasonName(PendingReason r);
 
 struct Placement {
   uint32_t job = 0;   ///< index into SchedulingInput::queued
   uint32_t pool = 0;
   uint32_t link = 0;  ///< index into the profile's links
+  /// In a pool with nodes: its (first) machine, 0-based; kNoMachine otherwise.
+  /// A job of several whole machines has them all in SchedulingResult::job_spans.
+  uint32_t machine = kNoMachine;
+  static constexpr uint32_t kNoMachine = UINT32_MAX;
 };
 
 struct PendingJob {
@@ -59,6 +70,15 @@ struct SchedulingResult {
   std::vector<std::string> messages;  ///< shared by pending jobs in the same situation
   std::vector<Quantity> pool_in_use;  ///< per pool: running + placed
   std::vector<Quantity> policy_used;  ///< per policy: running + placed
+  /// Per holding: the (first) machine it holds on, Placement::kNoMachine
+  /// when it holds in the pool only (or the pool has no nodes).
+  std::vector<uint32_t> holding_machine;
+  /// Queued jobs (by index) and holdings (by index) of several whole
+  /// machines: every machine they hold on, ascending.
+  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> job_spans, holding_spans;
+  /// Per pool with nodes: the free amount of each machine on the final
+  /// state (empty for a pool without nodes).
+  std::vector<std::vector<Quantity>> machine_free;
 };
 
 /// Work counters, for complexity guards in tests and benchmarks.

@@ -96,6 +96,49 @@ void FillPending(const SchedulingResult& result, const ResolvedJobs& resolved,
   }
 }
 
+void DescribeMachines(const std::vector<Quantity>& machine_free, PoolSummary* pool) {
+  pool->machine_free = machine_free;
+  if (pool->paused) return;
+  for (const Quantity& free : machine_free) pool->largest_free = std::max(pool->largest_free, free);
+  pool->largest_free = std::min(pool->largest_free, pool->free);
+}
+
+/// "#3", or "#3,#4" for a job of whole machines: the machine numbers the
+/// accounting chose (SPEC §5 v3).
+std::string MachineNumbers(uint32_t first, const std::vector<uint32_t>* all) {
+  if (!all) return "#" + std::to_string(first + 1);
+  std::string out;
+  for (uint32_t m : *all) out += (out.empty() ? "#" : ",#") + std::to_string(m + 1);
+  return out;
+}
+
+/// The `node` of assigned and running jobs in pools with nodes.
+void NameMachines(const Config& config, const ResolvedJobs& resolved, const SchedulingResult& result,
+                  ScheduleReport* report) {
+  auto spans_of = [](const auto& spans, uint32_t index) -> const std::vector<uint32_t>* {
+    auto it = std::lower_bound(spans.begin(), spans.end(), index, [](const auto& s, uint32_t i) { return s.first < i; });
+    return it != spans.end() && it->first == index ? &it->second : nullptr;
+  };
+  for (const Placement& p : result.placements) {
+    if (p.machine == Placement::kNoMachine) continue;
+    JobOutcome& out = report->jobs[resolved.queued_outcome[p.job]];
+    out.node = report->text.Keep(MachineNumbers(p.machine, spans_of(result.job_spans, p.job)));
+  }
+  const auto& holdings = resolved.input.holdings;
+  for (size_t k = 0; k < holdings.size() && k < report->running.size(); ++k) {
+    if (!config.pools[holdings[k].pool].nodes) continue;
+    JobOutcome& out = report->jobs[report->running[k]];
+    const uint32_t machine = k < result.holding_machine.size() ? result.holding_machine[k] : Placement::kNoMachine;
+    if (holdings[k].machine != Holding::kBestFit) continue;  // named, or held in the pool only: said already
+    if (machine == Placement::kNoMachine) {
+      AddNote(report, &out, "no machine of pool '" + config.pools[holdings[k].pool].name + "' has " +
+                                holdings[k].amount.ToString() + " free for it; it holds in the pool only");
+      continue;
+    }
+    out.node = report->text.Keep(MachineNumbers(machine, spans_of(result.holding_spans, static_cast<uint32_t>(k))));
+  }
+}
+
 ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
   resolved.input.config = &config;
   SchedulingResult result = RunSchedulingPass(resolved.input);
@@ -140,7 +183,8 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
     const Pool& pool = config.pools[x];
     report.pools.push_back({pool.name, pool.queue, pool.resources, result.pool_in_use[x],
                             pool.paused ? Quantity() : Quantity::SaturatingSub(pool.resources, result.pool_in_use[x]),
-                            pool.paused});
+                            pool.paused, pool.nodes, {}, {}});
+    if (pool.nodes) DescribeMachines(result.machine_free[x], &report.pools.back());
     if (result.pool_in_use[x] > pool.resources) overfull.emplace(pool.name, x);
   }
   // Over-full pools are reported on each running job they hold.
@@ -159,6 +203,7 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
                                Quantity(), false});
   }
   FlagRunningJobs(config, resolved.input.holdings, &report);
+  NameMachines(config, resolved, result, &report);
   return report;
 }
 

@@ -21,6 +21,9 @@ struct PoolSummary {
   std::string name, queue;
   Quantity size, in_use, free;  ///< free = max(0, size - in_use); 0 when paused (SPEC §4)
   bool paused = false;
+  std::optional<PoolNodes> nodes;       ///< a pool made of machines (SPEC §2 v3)
+  std::vector<Quantity> machine_free;   ///< with nodes: per machine, on the final state
+  Quantity largest_free;                ///< with nodes: the most free on one machine (0 when paused)
 };
 
 struct PolicySummary {

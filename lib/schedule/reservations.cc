@@ -39,11 +39,17 @@ bool ReservationBook::Refresh(uint32_t q) {
       if (!summary.smallest) continue;
       total += summary.total_capped;
       for (uint32_t pool : ctx_.links[queue.profile()]) {
+        // Only needs the pool's machines can ever take count (SPEC §4 v3).
+        std::optional<Quantity> smallest = summary.smallest;
+        if (!state_.Shaped(pool, *smallest)) {
+          smallest = queue.SmallestProtected(room, queued_, [&](Quantity s) { return state_.Shaped(pool, s); });
+          if (!smallest) continue;
+        }
         auto it = std::find_if(reach.begin(), reach.end(), [&](const Reach& r) { return r.pool == pool; });
         if (it == reach.end()) {
-          reach.push_back({pool, *summary.smallest});
-        } else if (*summary.smallest < it->smallest) {
-          it->smallest = *summary.smallest;
+          reach.push_back({pool, *smallest});
+        } else if (*smallest < it->smallest) {
+          it->smallest = *smallest;
         }
       }
     }
@@ -83,7 +89,7 @@ bool ReservationBook::Placed(uint32_t policy, uint32_t pool) {
     return false;
   }
   Quantity free = state_.Free(ctx_, pool);
-  if (full_epoch_ == epoch_ && usage_[pool] <= free && widest_reach_[pool] <= free) {
+  if (full_epoch_ == epoch_ && usage_[pool] <= free && widest_reach_[pool] <= state_.FitLimit(ctx_, pool)) {
     // The kept flows must see the pool's new capacity (they fit: nothing is
     // cancelled); bounds on needs at this pool were found with more of it.
     full_flow_->SetRightCap(static_cast<int>(pool), free.ticks());
@@ -124,8 +130,11 @@ GroupedNetwork BuildNetwork(const ScheduleContext& ctx, const PassState& state,
                             const std::vector<uint32_t>& demanding, const std::vector<Quantity>& need,
                             const auto& reach_of) {
   GroupedNetwork net;
-  std::vector<Quantity> free(ctx.pool_count);
-  for (uint32_t x = 0; x < ctx.pool_count; ++x) free[x] = state.Free(ctx, x);
+  std::vector<Quantity> free(ctx.pool_count), fit(ctx.pool_count);
+  for (uint32_t x = 0; x < ctx.pool_count; ++x) {
+    free[x] = state.Free(ctx, x);
+    fit[x] = state.FitLimit(ctx, x);
+  }
 
   std::map<std::vector<uint32_t>, size_t> group_of;
   std::vector<Ticks> group_need;
@@ -133,7 +142,7 @@ GroupedNetwork BuildNetwork(const ScheduleContext& ctx, const PassState& state,
   for (uint32_t q : demanding) {
     pools.clear();
     for (const auto& r : reach_of(q)) {
-      if (r.smallest <= free[r.pool]) pools.push_back(r.pool);
+      if (r.smallest <= fit[r.pool]) pools.push_back(r.pool);
     }
     if (pools.empty()) continue;
     auto it = group_of.find(pools);
@@ -168,7 +177,7 @@ void ReservationBook::ComputeFullFlow() {
   // changed, so the previous flow is repaired rather than rebuilt.
   bool same_groups = !groups_changed_ && full_flow_.has_value();
   for (uint32_t x = 0; same_groups && x < ctx_.pool_count; ++x) {
-    same_groups = widest_reach_[x] <= state_.Free(ctx_, x);
+    same_groups = widest_reach_[x] <= state_.FitLimit(ctx_, x);
   }
   groups_changed_ = false;
   Ticks reachable_need = 0;
@@ -232,7 +241,7 @@ Quantity ReservationBook::SmallestAt(uint32_t q, uint32_t pool) const {
 }
 
 Ticks ReservationBook::FlowAfter(const BipartiteFlow& before, std::optional<uint32_t> excluded, uint32_t pool,
-                                 Quantity left) const {
+                                 Quantity left, Quantity reach_left) const {
   ++stats_.repairs;
   // Policies whose smallest protected job no longer fits the pool lose their
   // edge to it: a group with such members may send the pool only what its
@@ -245,7 +254,7 @@ Ticks ReservationBook::FlowAfter(const BipartiteFlow& before, std::optional<uint
     Ticks lost = 0, kept = 0;
     for (uint32_t q : members_[g]) {
       if (q == excluded) continue;
-      (SmallestAt(q, pool) > left ? lost : kept) += need_[q].ticks();
+      (SmallestAt(q, pool) > reach_left ? lost : kept) += need_[q].ticks();
     }
     if (lost == 0) continue;
     if (!after) after = &Work(before);
@@ -270,6 +279,8 @@ Ticks ReservationBook::FlowWithout(uint32_t pool) {
 
 std::optional<Ticks> ReservationBook::CurrentMargin(uint32_t pool) const {
   if (full_epoch_ != epoch_ || without_epoch_[pool] != epoch_) return std::nullopt;
+  // On machines, what a job leaves others to reach is not free(X) - s.
+  if (state_.machines[pool].has_nodes()) return std::nullopt;
   Ticks margin = full_value_.ticks() - without_[pool];
   if (widest_reach_[pool].ticks() > margin) return std::nullopt;
   return margin;
@@ -331,6 +342,10 @@ bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantit
   ComputeFullFlow();
   bool takes_part = group_of_[policy] >= 0;  // it reaches some pool now
   Quantity free = state_.Free(ctx_, pool);
+  // The largest need others can still fit there after the job (free - need
+  // for a pool without nodes).
+  const Quantity reach_left = state_.FitLimitAfter(ctx_, pool, need);
+  const bool nodes = state_.machines[pool].has_nodes();
   if (!takes_part && full_value_.is_zero()) return true;
   if (!takes_part) {
     // Usually one number per pool and state decides every need (see
@@ -338,12 +353,12 @@ bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantit
     FlowWithout(pool);
     if (std::optional<Ticks> margin = CurrentMargin(pool)) return need.ticks() <= free.ticks() - *margin;
   }
-  if ((full_ || !takes_part) && flow_into_[pool] + need <= free && largest_reach_[pool] + need <= free) {
+  if ((full_ || !takes_part) && flow_into_[pool] + need <= free && largest_reach_[pool] <= reach_left) {
     ++stats_.fast_accepts;
     return true;
   }
   if (!takes_part && full_value_.is_zero()) return true;
-  if (widest_reach_[pool] + need <= free) {
+  if (widest_reach_[pool] <= reach_left) {
     // Nobody stops reaching the pool: only its capacity shrinks (see the header).
     Ticks before, without;
     if (!takes_part) {
@@ -357,7 +372,9 @@ bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantit
     }
     return before == 0 || without + (free - need).ticks() >= before;
   }
-  Bounds& bounds = bounds_[{pool, takes_part ? policy : kAnyPolicy}];
+  // On machines the answer need not be monotone in the need: no bounds.
+  Bounds unused;
+  Bounds& bounds = nodes ? unused : bounds_[{pool, takes_part ? policy : kAnyPolicy}];
   if (need <= bounds.admitted) return true;
   if (need >= bounds.refused) return false;
   Quantity before;
@@ -368,7 +385,8 @@ bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantit
   }
   const BipartiteFlow& base = takes_part ? *ExcludedFlow(policy).flow : *full_flow_;
   bool ok = before.is_zero() ||
-            FlowAfter(base, takes_part ? std::optional<uint32_t>(policy) : std::nullopt, pool, free - need) >= before.ticks();
+            FlowAfter(base, takes_part ? std::optional<uint32_t>(policy) : std::nullopt, pool, free - need, reach_left) >=
+                before.ticks();
   if (ok) {
     bounds.admitted = std::max(bounds.admitted, need);
   } else {
@@ -379,9 +397,9 @@ bool ReservationBook::KeepsOthersCovered(uint32_t policy, uint32_t pool, Quantit
 
 std::vector<uint32_t> ReservationBook::OthersReaching(uint32_t policy, uint32_t pool) const {
   std::vector<uint32_t> out;
-  Quantity free = state_.Free(ctx_, pool);
+  Quantity fit = state_.FitLimit(ctx_, pool);
   for (uint32_t q : demanding_) {
-    if (q != policy && Reaches(q, pool, free)) out.push_back(q);
+    if (q != policy && Reaches(q, pool, fit)) out.push_back(q);
   }
   return out;
 }

@@ -60,8 +60,9 @@ class ReservationBook {
     ComputeFullFlow();
     return group_of_[policy] >= 0;
   }
-  /// Whether q reaches `pool` when it has `free` capacity.
-  bool Reaches(uint32_t policy, uint32_t pool, Quantity free) const;
+  /// Whether q reaches `pool` when needs up to `fit` fit there (its free
+  /// capacity, or less on machines: PassState::FitLimit).
+  bool Reaches(uint32_t policy, uint32_t pool, Quantity fit) const;
 
   /// Rule 3: placing `need` for `policy` in `pool` leaves the reservation
   /// capacity of all other policies no lower than before.
@@ -121,7 +122,9 @@ class ReservationBook {
   Quantity SmallestAt(uint32_t q, uint32_t pool) const;
   /// Max flow of `before` (the network of every policy but `excluded`) once
   /// `pool` has only `left` free: its capacity, and who still reaches it.
-  Ticks FlowAfter(const BipartiteFlow& before, std::optional<uint32_t> excluded, uint32_t pool, Quantity left) const;
+  /// `reach_left`: the largest need others can still fit there.
+  Ticks FlowAfter(const BipartiteFlow& before, std::optional<uint32_t> excluded, uint32_t pool, Quantity left,
+                  Quantity reach_left) const;
   /// Max flow of `flow` with `pool`'s capacity set to 0 (the flow is copied).
   Ticks WithoutPool(const BipartiteFlow& flow, uint32_t pool) const;
   /// A copy of `flow` to change, in buffers reused from question to question.

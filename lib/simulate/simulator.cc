@@ -86,13 +86,13 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
       finishes.pop();
       if (f.holding) {
         const Holding& h = in.holdings[f.index];
-        pass.Release(h.pool, h.policy, h.amount);
+        pass.ReleaseHolding(f.index);
         held[h.pool] -= h.amount;
         r.holding_finished[f.index] = f.time;
       } else {
         const QueuedJob& j = in.queued[f.index];
         const uint32_t pool = r.placement[f.index].pool;
-        pass.Release(pool, j.policy, j.need);
+        pass.ReleaseJob(f.index, pool);
         held[pool] -= j.need;
         r.finished[f.index] = f.time;
       }

@@ -52,10 +52,20 @@ StatusReport BuildStatus(const Config& config, const ScheduleReport& schedule, s
   for (size_t x = 0; x < config.pools.size(); ++x) {
     const Pool& pool = config.pools[x];
     PoolCard card{pool.name, pool.queue, pool.resources, Quantity(), pool.paused ? Quantity() : pool.resources,
-                  pool.paused, Names(pool.execution_priority), ProfilesOf(config, pool)};
+                  pool.paused, Names(pool.execution_priority), ProfilesOf(config, pool), {}, {}, {}};
+    card.nodes = pool.nodes;
+    if (pool.nodes) {
+      const Quantity machine = Quantity::Units(pool.nodes->gpus);
+      card.machine_free.assign(static_cast<size_t>(pool.nodes->count), pool.paused ? Quantity() : machine);
+      card.largest_free = pool.paused ? Quantity() : machine;
+    }
     if (x < schedule.pools.size()) {
       card.in_use = schedule.pools[x].in_use;
       card.free = schedule.pools[x].free;
+      if (pool.nodes) {
+        card.machine_free = schedule.pools[x].machine_free;
+        card.largest_free = schedule.pools[x].largest_free;
+      }
     }
     status.pools.push_back(std::move(card));
   }
@@ -116,6 +126,20 @@ std::string RenderStatusTable(const StatusReport& status) {
                   p.paused ? "paused" : "open", Ranked(p.execution_priority)});
   }
   out += pools.Render() + "\n";
+  // Pools made of machines: where the free GPUs are (a job runs on one
+  // machine unless it takes whole machines).
+  TextTable machines({"POOL", "MACHINES", "LARGEST FREE", "FREE PER MACHINE"});
+  machines.SetAlign(2, TextTable::Align::kRight);
+  bool any_machines = false;
+  for (const auto& p : status.pools) {
+    if (!p.nodes) continue;
+    any_machines = true;
+    std::string each;
+    for (const Quantity& free : p.machine_free) each += (each.empty() ? "" : " ") + free.ToString();
+    machines.AddRow({p.name, std::to_string(p.nodes->count) + " x " + std::to_string(p.nodes->gpus) + " GPUs",
+                     dash(p.largest_free.ToString()), dash(each)});
+  }
+  if (any_machines) out += machines.Render() + "\n";
   TextTable served({"POOL", "PROFILE", "ALLOCATION PER TASK", "QUEUE", "LINK"});
   for (const auto& p : status.pools) {
     for (const auto& profile : p.profiles) {
@@ -166,6 +190,18 @@ std::string RenderStatusJson(const StatusReport& status) {
     amount("inUse", p.in_use);
     amount("free", p.free);
     json.Field("paused", p.paused);
+    if (p.nodes) {
+      json.Key("nodes").BeginObject().Field("count", p.nodes->count).Field("gpus", p.nodes->gpus).EndObject();
+      amount("largestFree", p.largest_free);
+      json.Key("machineFree");
+      if (status.with_jobs) {
+        json.BeginArray();
+        for (const Quantity& free : p.machine_free) json.Amount(free);
+        json.EndArray();
+      } else {
+        json.Null();
+      }
+    }
     json.Key("executionPriority").BeginArray();
     for (const auto& name : p.execution_priority) json.String(name);
     json.EndArray();

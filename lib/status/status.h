@@ -27,6 +27,9 @@ struct PoolCard {
   bool paused = false;
   std::vector<std::string> execution_priority;  ///< most favoured first
   std::vector<PoolProfile> profiles;            ///< linked profiles, in execution priority order
+  std::optional<PoolNodes> nodes;               ///< a pool made of machines
+  std::vector<Quantity> machine_free;           ///< with nodes: per machine
+  Quantity largest_free;                        ///< with nodes: the most free on one machine
 };
 
 struct ProfileCard {

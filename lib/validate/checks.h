@@ -76,6 +76,9 @@ void CheckReferences(CheckContext& context);
 void CheckDynamicParameters(CheckContext& context);
 /// reserved-above-limit, allotment-above-limit, allotment-too-large.
 void CheckLimits(CheckContext& context);
+/// nodes-resources-mismatch, guaranteed-above-resources, too-many-machines,
+/// allotment-fits-no-machine.
+void CheckMachines(CheckContext& context);
 /// reservations-unsatisfiable: the max-flow / Hall check.
 void CheckReservations(CheckContext& context);
 /// Every warning.

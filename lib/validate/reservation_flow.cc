@@ -16,9 +16,10 @@
 namespace rescfg {
 namespace {
 
-/// A profile reaches a linked pool when its jobs can fit there.
+/// A profile reaches a linked pool when its jobs can fit there (on its
+/// machines, when it has nodes).
 bool Reaches(const Profile& profile, const Pool& pool) {
-  return profile.dynamic_parameter || profile.allotment <= pool.resources;
+  return profile.dynamic_parameter || FitsEmptyPool(pool, profile.allotment);
 }
 
 struct Group {
@@ -66,7 +67,8 @@ void CheckReservations(CheckContext& context) {
     }
   }
   for (size_t p = 0; p < pools.size(); ++p) {
-    flow.AddEdge(pool_id(static_cast<int>(p)), sink, pools[p]->resources.ticks());
+    // Reservations rest only on the capacity that is always there.
+    flow.AddEdge(pool_id(static_cast<int>(p)), sink, GuaranteedOf(*pools[p]).ticks());
   }
   if (flow.Run(source, sink) >= total) return;
 
@@ -110,8 +112,10 @@ void CheckReservations(CheckContext& context) {
       who.push_back("'" + policies[i]->name + "' (" + policies[i]->reserved.ToString() + ")");
     }
     for (int p : group.pools) {
-      capacity += pools[p]->resources;
-      where.push_back("'" + pools[p]->name + "' (" + pools[p]->resources.ToString() + ")");
+      const Quantity guaranteed = GuaranteedOf(*pools[p]);
+      capacity += guaranteed;
+      where.push_back("'" + pools[p]->name + "' (" + guaranteed.ToString() +
+                      (guaranteed != pools[p]->resources ? " guaranteed" : "") + ")");
     }
     const Policy& first = *policies[group.policies.front()];
     std::string message =

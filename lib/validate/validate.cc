@@ -96,6 +96,7 @@ void ValidateConfig(const Config& config, const std::string& file, std::vector<F
   CheckReferences(context);
   CheckDynamicParameters(context);
   CheckLimits(context);
+  CheckMachines(context);
   // Capacity is only meaningful on a model without holes.
   if (!context.HasErrors()) CheckReservations(context);
   CheckWarnings(context);

@@ -16,8 +16,8 @@ shift 2
 command -v jq >/dev/null || { echo "jq is required" >&2; exit 2; }
 
 # One decision per line, keys in a fixed order; `entry` only when present.
-normalise='{job, entry, status, policy, profile, pool, queue, resources, reason}
-  | if .entry == null then del(.entry) else . end'
+normalise='{job, entry, status, policy, profile, pool, queue, resources, reason, node}
+  | if .entry == null then del(.entry) else . end | if .node == null then del(.node) else . end'
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

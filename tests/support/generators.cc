@@ -24,7 +24,7 @@ std::string Describe(const SchedulingResult& r) {
 namespace {
 
 bool Reaches(const Profile& profile, const Pool& pool) {
-  return profile.dynamic_parameter || profile.allotment <= pool.resources;
+  return profile.dynamic_parameter || FitsEmptyPool(pool, profile.allotment);
 }
 
 }  // namespace
@@ -56,7 +56,9 @@ void showValue(const Scenario& s, std::ostream& os) {
   const Config& c = *s.config;
   os << "enabled: " << c.enabled << "\n";
   for (const auto& pool : c.pools) {
-    os << "pool " << pool.name << " size " << pool.resources.ToString() << (pool.paused ? " paused" : "") << " exec [";
+    os << "pool " << pool.name << " size " << pool.resources.ToString() << (pool.paused ? " paused" : "");
+    if (pool.nodes) os << " nodes " << pool.nodes->count << "x" << pool.nodes->gpus;
+    os << " exec [";
     for (const auto& r : *pool.execution_priority) os << " " << r.name;
     os << " ]\n";
   }
@@ -82,7 +84,10 @@ void showValue(const Scenario& s, std::ostream& os) {
   }
   for (const auto& h : s.holdings) {
     os << "holding pool-" << h.pool << " policy " << (h.policy ? std::to_string(*h.policy) : "-") << " "
-       << h.amount.ToString() << "\n";
+       << h.amount.ToString();
+    if (h.machine == Holding::kPoolOnly) os << " pool-only";
+    else if (h.machine != Holding::kBestFit) os << " machine " << h.machine;
+    os << "\n";
   }
 }
 

@@ -62,14 +62,84 @@ Quantity Semantics::Limit(uint32_t p) const {
 }
 
 State Semantics::Initial() const {
+  return InitialWithSpots(nullptr);
+}
+
+State Semantics::InitialWithSpots(std::vector<std::vector<uint32_t>>* spots) const {
   const Config& c = *in_.config;
   State s{std::vector<Quantity>(c.pools.size()), std::vector<Quantity>(c.policies.size()),
-          std::vector<bool>(in_.queued.size(), false)};
+          std::vector<bool>(in_.queued.size(), false), {}};
+  s.machine_held.resize(c.pools.size());
+  for (size_t x = 0; x < c.pools.size(); ++x) {
+    if (c.pools[x].nodes) s.machine_held[x].assign(static_cast<size_t>(c.pools[x].nodes->count), Quantity());
+  }
+  if (spots) spots->assign(in_.holdings.size(), {});
   for (const Holding& h : in_.holdings) {
     s.held[h.pool] += h.amount;
     if (h.policy) s.used[*h.policy] += h.amount;
   }
+  // Named machines first, then the others in input order, by fit.
+  for (size_t i = 0; i < in_.holdings.size(); ++i) {
+    const Holding& h = in_.holdings[i];
+    if (!c.pools[h.pool].nodes || h.machine >= s.machine_held[h.pool].size()) continue;
+    s.machine_held[h.pool][h.machine] += h.amount;
+    if (spots) (*spots)[i] = {h.machine};
+  }
+  for (size_t i = 0; i < in_.holdings.size(); ++i) {
+    const Holding& h = in_.holdings[i];
+    if (!c.pools[h.pool].nodes || h.machine != Holding::kBestFit) continue;
+    std::vector<uint32_t> machines = Machines(s, h.pool, h.amount, /*ignore_free=*/true);
+    const Quantity g = Quantity::Units(c.pools[h.pool].nodes->gpus);
+    for (uint32_t m : machines) s.machine_held[h.pool][m] += machines.size() > 1 ? g : h.amount;
+    if (spots) (*spots)[i] = machines;
+  }
   return s;
+}
+
+Quantity Semantics::MachineFree(const State& s, uint32_t pool, uint32_t m) const {
+  const Quantity g = Quantity::Units(in_.config->pools[pool].nodes->gpus);
+  return Quantity::SaturatingSub(g, s.machine_held[pool][m]);
+}
+
+std::vector<uint32_t> Semantics::Machines(const State& s, uint32_t pool, Quantity need, bool ignore_free) const {
+  const Pool& p = in_.config->pools[pool];
+  if (!p.nodes) return {};
+  if (!ignore_free && need > Free(s, pool)) return {};
+  const Quantity g = Quantity::Units(p.nodes->gpus);
+  const uint32_t count = static_cast<uint32_t>(p.nodes->count);
+  if (need <= g) {
+    std::optional<uint32_t> best;
+    for (uint32_t m = 0; m < count; ++m) {
+      const Quantity free = MachineFree(s, pool, m);
+      if (free >= need && (!best || free < MachineFree(s, pool, *best))) best = m;
+    }
+    if (best) return {*best};
+    return {};
+  }
+  if (need.ticks() % g.ticks() != 0) return {};
+  std::vector<uint32_t> whole;
+  for (uint32_t m = 0; m < count; ++m) {
+    if (s.machine_held[pool][m].is_zero()) whole.push_back(m);
+  }
+  const size_t k = static_cast<size_t>(need.ticks() / g.ticks());
+  if (whole.size() < k) return {};
+  whole.resize(k);
+  return whole;
+}
+
+bool Semantics::Fits(const State& s, uint32_t pool, Quantity need) const {
+  if (need > Free(s, pool)) return false;
+  return !in_.config->pools[pool].nodes || !Machines(s, pool, need).empty();
+}
+
+std::vector<uint32_t> Semantics::Take(State& s, uint32_t pool, Quantity need) const {
+  std::vector<uint32_t> machines = Machines(s, pool, need);
+  s.held[pool] += need;
+  if (machines.size() == 1) s.machine_held[pool][machines[0]] += need;
+  if (machines.size() > 1) {
+    for (uint32_t m : machines) s.machine_held[pool][m] += Quantity::Units(in_.config->pools[pool].nodes->gpus);
+  }
+  return machines;
 }
 
 Quantity Semantics::Free(const State& s, uint32_t pool) const {
@@ -90,7 +160,16 @@ bool Semantics::Schedulable(uint32_t job) const {
   const QueuedJob& j = in_.queued[job];
   if (Paused(job)) return false;
   bool fits_some_pool = false;
-  for (uint32_t x : links_[j.profile]) fits_some_pool |= j.need <= in_.config->pools[x].resources;
+  for (uint32_t x : links_[j.profile]) {
+    const Pool& pool = in_.config->pools[x];
+    bool fits = j.need <= pool.resources;
+    if (pool.nodes) {
+      // An empty pool of machines: one machine, or whole machines it has.
+      const Quantity g = Quantity::Units(pool.nodes->gpus);
+      fits = fits && (j.need <= g || j.need.ticks() % g.ticks() == 0);
+    }
+    fits_some_pool |= fits;
+  }
   return fits_some_pool && j.need <= Limit(j.policy);
 }
 
@@ -141,7 +220,7 @@ Quantity Semantics::ReservationCapacity(const State& s, uint32_t excluded) const
     for (int x = 0; x < X; ++x) {
       for (uint32_t k : protected_jobs) {
         const auto& l = links_[in_.queued[k].profile];
-        if (std::find(l.begin(), l.end(), static_cast<uint32_t>(x)) != l.end() && in_.queued[k].need <= Free(s, x)) {
+        if (std::find(l.begin(), l.end(), static_cast<uint32_t>(x)) != l.end() && Fits(s, x, in_.queued[k].need)) {
           cap[1 + q][1 + P + x] = kNoLimit;
         }
       }
@@ -154,7 +233,7 @@ bool Semantics::ReservationRefuses(const State& s, uint32_t job, uint32_t pool) 
   const QueuedJob& j = in_.queued[job];
   if (s.used[j.policy] + j.need <= in_.config->policies[j.policy].reserved) return false;
   State after = s;
-  after.held[pool] += j.need;
+  Take(after, pool, j.need);
   after.used[j.policy] += j.need;
   after.decided[job] = true;
   return ReservationCapacity(after, j.policy) < ReservationCapacity(s, j.policy);
@@ -162,7 +241,7 @@ bool Semantics::ReservationRefuses(const State& s, uint32_t job, uint32_t pool) 
 
 bool Semantics::Admissible(const State& s, uint32_t job, uint32_t pool) const {
   const QueuedJob& j = in_.queued[job];
-  if (j.need > Free(s, pool)) return false;
+  if (!Fits(s, pool, j.need)) return false;
   if (s.used[j.policy] + j.need > Limit(j.policy)) return false;
   return !ReservationRefuses(s, job, pool);
 }
@@ -180,8 +259,13 @@ std::optional<uint32_t> Semantics::TargetLink(const State& s, uint32_t job) cons
 SchedulingResult Schedule(const SchedulingInput& in) {
   const Config& c = *in.config;
   Semantics sem(in);
-  State s = sem.Initial();
+  std::vector<std::vector<uint32_t>> spots;
+  State s = sem.InitialWithSpots(&spots);
   SchedulingResult result;
+  for (size_t i = 0; i < spots.size(); ++i) {
+    result.holding_machine.push_back(spots[i].empty() ? Placement::kNoMachine : spots[i][0]);
+    if (spots[i].size() > 1) result.holding_spans.push_back({static_cast<uint32_t>(i), spots[i]});
+  }
   while (c.enabled) {
     std::optional<std::tuple<size_t, size_t, uint32_t, uint32_t>> best_key;
     uint32_t best_job = 0, best_link = 0;
@@ -202,10 +286,11 @@ SchedulingResult Schedule(const SchedulingInput& in) {
     if (!best_key) break;
     const QueuedJob& j = in.queued[best_job];
     uint32_t pool = sem.Links(j.profile)[best_link];
-    s.held[pool] += j.need;
+    std::vector<uint32_t> machines = sem.Take(s, pool, j.need);
     s.used[j.policy] += j.need;
     s.decided[best_job] = true;
-    result.placements.push_back({best_job, pool, best_link});
+    result.placements.push_back({best_job, pool, best_link, machines.empty() ? Placement::kNoMachine : machines[0]});
+    if (machines.size() > 1) result.job_spans.push_back({best_job, machines});
   }
   // Pending reasons on the final state, first match.
   std::vector<uint32_t> waiting;
@@ -227,13 +312,25 @@ SchedulingResult Schedule(const SchedulingInput& in) {
       reason = PendingReason::kLimit;
     } else {
       for (uint32_t x : sem.Links(j.profile)) {
-        if (j.need <= sem.Free(s, x) && sem.ReservationRefuses(s, k, x)) reason = PendingReason::kReservation;
+        if (sem.Fits(s, x, j.need) && sem.ReservationRefuses(s, k, x)) reason = PendingReason::kReservation;
+      }
+      if (reason != PendingReason::kReservation) {
+        for (uint32_t x : sem.Links(j.profile)) {
+          if (!c.pools[x].paused && sem.Free(s, x) >= j.need && !sem.Fits(s, x, j.need)) {
+            reason = PendingReason::kFragmented;
+          }
+        }
       }
     }
     result.pending.push_back({k, reason, 0, std::nullopt});
   }
+  std::sort(result.job_spans.begin(), result.job_spans.end());
   result.pool_in_use = s.held;
   result.policy_used = s.used;
+  result.machine_free.resize(c.pools.size());
+  for (uint32_t x = 0; x < c.pools.size(); ++x) {
+    for (uint32_t m = 0; m < s.machine_held[x].size(); ++m) result.machine_free[x].push_back(sem.MachineFree(s, x, m));
+  }
   return result;
 }
 

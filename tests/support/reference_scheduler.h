@@ -15,6 +15,8 @@ struct State {
   std::vector<Quantity> held;     ///< per pool
   std::vector<Quantity> used;     ///< per policy
   std::vector<bool> decided;      ///< per queued job
+  /// Per pool with nodes, per machine: what it holds (may exceed a machine).
+  std::vector<std::vector<Quantity>> machine_held;
 };
 
 /// Reference semantics, exposed so property tests can replay a result.
@@ -22,6 +24,8 @@ class Semantics {
  public:
   explicit Semantics(const SchedulingInput& input);
   State Initial() const;
+  /// Initial, and per holding the machines it holds on (none: in the pool only).
+  State InitialWithSpots(std::vector<std::vector<uint32_t>>* spots) const;
   bool Schedulable(uint32_t job) const;
   /// Its policy is paused, or every pool it links.
   bool Paused(uint32_t job) const;
@@ -32,6 +36,16 @@ class Semantics {
   /// Whether rule 3 alone refuses `job` in `pool` (rules 1 and 2 hold).
   bool ReservationRefuses(const State& s, uint32_t job, uint32_t pool) const;
   Quantity Free(const State& s, uint32_t pool) const;
+  /// SPEC §4 v3 "fits", with rule 1's need <= free(X).
+  bool Fits(const State& s, uint32_t pool, Quantity need) const;
+  /// The machines a need that fits takes, literally as SPEC §4 v3 says:
+  /// empty in a pool without nodes.
+  /// `ignore_free`: a running job without a node takes a machine even when
+  /// the pool as a whole is over-full.
+  std::vector<uint32_t> Machines(const State& s, uint32_t pool, Quantity need, bool ignore_free = false) const;
+  /// Takes `need` in the pool (and on its machines); returns them.
+  std::vector<uint32_t> Take(State& s, uint32_t pool, Quantity need) const;
+  Quantity MachineFree(const State& s, uint32_t pool, uint32_t machine) const;
   /// The first undecided schedulable job of the job's queue, in queue order.
   uint32_t QueueHead(const State& s, uint32_t job) const;
   const std::vector<uint32_t>& Links(uint32_t profile) const { return links_[profile]; }

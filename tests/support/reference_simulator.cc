@@ -58,6 +58,36 @@ Simulation Simulate(const SimulationInput& in) {
   if (!t) {
     return sim;
   }
+  // Machines (SPEC §4 v3, §8): running jobs keep the machines they were put
+  // on at the start; a job of whole machines is one holding per machine.
+  auto split = [&](const Running& r, const std::vector<uint32_t>& machines, std::vector<Running>* out) {
+    if (!in.config->pools[r.holding.pool].nodes) {
+      out->push_back(r);
+      return;
+    }
+    if (machines.size() <= 1) {
+      Running one = r;
+      one.holding.machine = machines.empty() ? Holding::kPoolOnly : machines[0];
+      out->push_back(one);
+      return;
+    }
+    for (uint32_t m : machines) {
+      Running part = r;
+      part.holding.machine = m;
+      part.holding.amount = Quantity::Units(in.config->pools[r.holding.pool].nodes->gpus);
+      out->push_back(part);
+    }
+  };
+  {
+    SchedulingInput input;
+    input.config = in.config;
+    for (const Running& r : running) input.holdings.push_back(r.holding);
+    std::vector<std::vector<uint32_t>> spots;
+    Semantics(input).InitialWithSpots(&spots);
+    std::vector<Running> placed;
+    for (size_t i = 0; i < running.size(); ++i) split(running[i], spots[i], &placed);
+    running = placed;
+  }
   while (true) {
     if (in.until && *t > *in.until) break;
     // Finishes, then arrivals, then the pass.
@@ -98,7 +128,13 @@ Simulation Simulate(const SimulationInput& in) {
       sim.jobs[k].pool = p.pool;
       sim.jobs[k].link = p.link;
       sim.placement_order.push_back(k);
-      running.push_back({{p.pool, in.queued[k].policy, in.queued[k].need}, Later(*t, in.duration[k]), k, std::nullopt});
+      std::vector<uint32_t> machines;
+      if (p.machine != Placement::kNoMachine) machines = {p.machine};
+      for (const auto& [job, all] : result.job_spans) {
+        if (job == p.job) machines = all;
+      }
+      split({{p.pool, in.queued[k].policy, in.queued[k].need}, Later(*t, in.duration[k]), k, std::nullopt}, machines,
+            &running);
     }
     ++sim.events;
     sim.end = t;

@@ -19,6 +19,13 @@ rc::Gen<Scenario> GenShaped(Shape shape) {
       Pool pool;
       pool.name = "pool-" + std::to_string(x);
       pool.resources = *OneOf(shape.pool_sizes);
+      if (*rc::gen::inRange(0, 4) < shape.nodes_in_4) {
+        PoolNodes nodes;
+        nodes.count = *rc::gen::inRange(1, shape.machines_max + 1);
+        nodes.gpus = *rc::gen::elementOf(shape.machine_gpus);
+        pool.nodes = nodes;
+        pool.resources = Quantity::Units(nodes.count * nodes.gpus);
+      }
       c.pools.push_back(pool);
     }
     for (int r = 0; r < profiles; ++r) {
@@ -37,6 +44,12 @@ rc::Gen<Scenario> GenShaped(Shape shape) {
         largest = std::max(largest, c.pools[order[i]].resources);
       }
       if (!profile.dynamic_parameter && profile.allotment > largest) profile.allotment = largest;
+      if (!profile.dynamic_parameter) {
+        // A fixed allotment that fits no linked pool's machines is invalid.
+        bool fits = false;
+        for (const Link& link : profile.links) fits = fits || FitsEmptyPool(*c.FindPool(link.pool), profile.allotment);
+        if (!fits) profile.allotment = Q("1/2");
+      }
       c.profiles.push_back(profile);
     }
     for (int p = 0; p < policies; ++p) {
@@ -96,6 +109,9 @@ rc::Gen<Scenario> GenShaped(Shape shape) {
       if (*rc::gen::inRange(0, 4) != 0) h.policy = static_cast<uint32_t>(*rc::gen::inRange(0, policies));
       h.amount = *OneOf(shape.held);
       if (shape.holdings_overfill && *rc::gen::inRange(0, 3) == 0) h.amount = c.pools[h.pool].resources + h.amount;
+      if (const auto& nodes = c.pools[h.pool].nodes; nodes && *rc::gen::arbitrary<bool>()) {
+        h.machine = static_cast<uint32_t>(*rc::gen::inRange<int64_t>(0, nodes->count + 1));
+      }
       s.holdings.push_back(h);
     }
     if (shape.exact_fit && !s.queued.empty()) {
@@ -120,6 +136,27 @@ rc::Gen<Scenario> GenShaped(Shape shape) {
     }
     return s;
   }));
+}
+
+Shape MachinesShape() {
+  Shape shape;
+  shape.pools_min = 1;
+  shape.pools_max = 3;
+  shape.policies_min = 1;
+  shape.policies_max = 4;
+  shape.jobs_min = 4;
+  shape.jobs_max = 20;
+  shape.dynamic_in_4 = 3;
+  shape.strict_in_4 = 1;
+  shape.borrower_in_4 = 2;
+  shape.nodes_in_4 = 3;
+  shape.pool_sizes = {"2", "4", "8", "5/2"};
+  shape.allotments = {"1/2", "1", "2", "4"};
+  shape.needs = {"1/4", "1/2", "1", "1", "3/2", "2", "3", "4", "8"};
+  shape.reserved = {"1/2", "1", "2", "4"};
+  shape.limits = {"2", "4", "8"};
+  shape.held = {"1/2", "1", "2", "3", "4"};
+  return shape;
 }
 
 }  // namespace rescfg::testing

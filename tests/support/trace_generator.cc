@@ -102,6 +102,10 @@ rc::Gen<TraceCase> GenTrace() {
   return rc::gen::exec([] { return Timed(*GenScenario()); });
 }
 
+rc::Gen<TraceCase> GenMachinesTrace() {
+  return rc::gen::exec([] { return Timed(*GenShaped(MachinesShape())); });
+}
+
 rc::Gen<TraceCase> GenCrowdedTrace() {
   return rc::gen::exec([] { return Timed(*GenShaped(CrowdedShape())); });
 }

@@ -38,6 +38,8 @@ rc::Gen<TraceCase> GenTrace();
 /// others wait for `reservation`, and as jobs finish the reserving teams'
 /// usage falls and the protection moves.
 rc::Gen<TraceCase> GenCrowdedTrace();
+/// Traces on small clusters of machines (SPEC §4 v3, §8).
+rc::Gen<TraceCase> GenMachinesTrace();
 
 /// A case's scenario as a trace file's entries (queued ones with submitted
 /// and duration), for the tests that go through files and reports.
