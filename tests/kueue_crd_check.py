@@ -283,7 +283,7 @@ def check_starvation(objects, config, resource, per_gpu, flavor_of, errors):
             for link in other.get("links") or []:
                 name = link if isinstance(link, str) else link["pool"]
                 a = amount(other["allotment"])
-                if a <= pool_size(pools[name]) and (limit is None or a <= limit):
+                if fits(pools[name], a) and (limit is None or a <= limit):
                     needs[name] = max(needs.get(name, 0), a)
         if limit is not None and amount(policy.get("reserved") or 0) + sum(needs.values()) > limit:
             continue  # the export may have to starve a queue, and says so
@@ -291,13 +291,23 @@ def check_starvation(objects, config, resource, per_gpu, flavor_of, errors):
         for link in profile.get("links") or []:
             name = link if isinstance(link, str) else link["pool"]
             a = amount(profile["allotment"])
-            if a > pool_size(pools[name]) or (limit is not None and a > limit):
+            if not fits(pools[name], a) or (limit is not None and a > limit):
                 continue
             need = int(a * per_gpu)  # quota units, rounded down as the export counts
             got = capacity.get((cq["metadata"]["name"], flavor_of[name]), 0)
             if got < need:
                 errors.append(f"ClusterQueue {cq['metadata']['name']} may take {got} in {flavor_of[name]}, "
                               f"less than one job ({need}): Kueue starves a queue rescfg serves there")
+
+
+def fits(pool, a):
+    """Whether a job of `a` fits the pool when nothing runs there: with nodes,
+    on one machine or as whole machines the pool has."""
+    nodes = pool.get("nodes")
+    if not nodes:
+        return a <= pool_size(pool)
+    gpus = amount(nodes["gpus"])
+    return a <= gpus or (a % gpus == 0 and a / gpus <= amount(nodes["count"]))
 
 
 def pool_size(pool):

@@ -108,7 +108,7 @@ std::vector<Starved> StarvedQueues(const Config& config, const Made& m) {
       const KueueClusterQueue& cq = m.objects.cluster_queues.at(at);
       for (const Link& link : profile.links) {
         const Pool& pool = *config.FindPool(link.pool);
-        if (profile.allotment > pool.resources) continue;                     // rescfg: never there
+        if (!FitsEmptyPool(pool, profile.allotment)) continue;               // rescfg: never there
         if (policy.limit && profile.allotment > *policy.limit) continue;      // rescfg: never at all
         const size_t p = static_cast<size_t>(&pool - config.pools.data());
         if (idle.Of(cq, m.names.flavors[p], units.resource) < QuotaUnits(profile.allotment, units)) {
@@ -195,6 +195,47 @@ policies:
   }
 }
 
+TEST(KueueStarvation, ReservationsRestOnlyOnGuaranteedCapacity) {
+  auto config = testing::ValidConfig(R"(pools:
+  - {name: AWS burst, resources: 24, guaranteed: 0}
+  - {name: On prem, resources: 8, guaranteed: 6}
+profiles:
+  - {name: 1xGPU, allotment: 1, links: [{pool: AWS burst}, {pool: On prem, queue: prem-1}]}
+policies:
+  - {name: Dev, reserved: 4, profiles: [1xGPU]}
+  - {name: Ops, reserved: 2, profiles: [1xGPU]}
+)");
+  ASSERT_TRUE(config.has_value());
+  Made m = testing::MakeKueue(*config);
+  ASSERT_TRUE(m.errors.empty());
+  // The burst pool is first in link order, but holds no reservation.
+  EXPECT_EQ(m.quota.policies[0].reserved, (std::vector<int64_t>{0, 4}));
+  EXPECT_EQ(m.quota.policies[1].reserved, (std::vector<int64_t>{0, 2}));
+  EXPECT_EQ(m.quota.shared, (std::vector<int64_t>{24, 2}));  // every pool's size is still quota
+  EXPECT_EQ(StarvedQueues(*config, m), std::vector<Starved>{});
+}
+
+TEST(KueueStarvation, AJobOfWholeMachinesNeedsThemInOneFlavor) {
+  auto config = testing::ValidConfig(R"(pools:
+  - {name: A100, nodes: {count: 4, gpus: 8}}
+  - {name: T4, nodes: {count: 4, gpus: 4}}
+profiles:
+  - {name: 16xGPU, allotment: 16, links: [{pool: A100}]}
+  - {name: 6xGPU, allotment: 6, links: [{pool: T4, queue: t4-6}, {pool: A100, queue: a100-6}]}
+policies:
+  - {name: Big, limit: 24, profiles: [16xGPU, 6xGPU]}
+)");
+  ASSERT_TRUE(config.has_value());
+  Made m = testing::MakeKueue(*config);
+  ASSERT_TRUE(m.errors.empty());
+  // 6 fits no machine of 4 GPUs and is no whole number of them: rescfg never
+  // places it in T4, so T4 needs nothing; A100 needs 16 (two whole machines).
+  const KueuePolicyQuota& big = m.quota.policies[0];
+  ASSERT_TRUE(big.capped);
+  EXPECT_EQ(big.cap, (std::vector<int64_t>{24, 0}));
+  EXPECT_EQ(StarvedQueues(*config, m), std::vector<Starved>{});
+}
+
 /// A random configuration that validates, with limits that are often
 /// below what the policies' profiles reach.
 Config GenLimited() {
@@ -202,6 +243,11 @@ Config GenLimited() {
   const int pools = *rc::gen::inRange(1, 5), profiles = *rc::gen::inRange(1, 5), policies = *rc::gen::inRange(1, 6);
   yaml += "pools:\n";
   for (int p = 0; p < pools; ++p) {
+    if (*rc::gen::inRange(0, 3) == 0) {  // machines: a job fits one, or takes whole ones
+      yaml += "  - {name: P" + std::to_string(p) + ", nodes: {count: " + std::to_string(*rc::gen::inRange(1, 5)) +
+              ", gpus: " + std::to_string(2 << *rc::gen::inRange(0, 3)) + "}}\n";
+      continue;
+    }
     yaml += "  - {name: P" + std::to_string(p) + ", resources: " + std::to_string(*rc::gen::inRange(1, 33)) + "}\n";
   }
   yaml += "profiles:\n";
@@ -255,7 +301,7 @@ RC_GTEST_PROP(KueueStarvation, AQueueIsStarvedOnlyWhereAnErrorSaysSoAndOnlyWhenT
       const Profile& profile = *config.FindProfile(entry.profile);
       if (policy.limit && profile.allotment > *policy.limit) continue;
       for (const Link& link : profile.links) {
-        if (profile.allotment > config.FindPool(link.pool)->resources) continue;
+        if (!FitsEmptyPool(*config.FindPool(link.pool), profile.allotment)) continue;
         need[link.pool] = std::max(need[link.pool], QuotaUnits(profile.allotment, units));
       }
     }

@@ -12,7 +12,8 @@ const std::vector<std::string_view>& ExportFindingCodes(std::string_view target)
   // target reports in its tests is listed here.
   static const std::vector<std::string_view> kAgent = {
       "dynamic-queue", "fractional-pool-size", "inexpressible-fraction",
-      "mixed-queue",   "one-agent-many-gpus",  "open-chart",             "option-like-queue", "unused-pool"};
+      "mixed-queue",   "multi-machine-allotment", "one-agent-many-gpus", "open-chart", "option-like-queue",
+      "unused-pool"};
   static const std::vector<std::string_view> kKueue = {
       "kueue-execution-priority", "kueue-fixed-allotment", "kueue-fraction",      "kueue-paused-pool",
       "kueue-policy-priority",    "kueue-rounded",         "kueue-split-limit",   "kueue-split-reservation",

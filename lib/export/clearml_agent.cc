@@ -16,6 +16,9 @@ namespace {
 constexpr std::string_view kUsageLabel = "clear.ml/resource-usage";
 constexpr std::string_view kUsageField = "metadata|labels|clear.ml/resource-usage";
 constexpr std::string_view kInjectorLabel = "clearml-injector/fraction";
+/// Past this many GPUs a pool without `nodes` is unlikely to be one machine
+/// (8 is the most GPUs of common servers).
+constexpr int64_t kOneMachineGpus = 8;
 constexpr std::string_view kInjectorValues = "0.0625, 0.125, 0.250, 0.375, 0.500, 0.625, 0.750, 0.875";
 
 std::string Q(std::string_view name) { return "'" + std::string(name) + "'"; }
@@ -29,6 +32,7 @@ struct PoolDocument {
   bool paused = false;
   ValueNode values = ValueNode::Map();     ///< k8s-glue
   std::vector<std::string> argv;           ///< daemon; empty when no command is written
+  int64_t machines = 1;                    ///< daemon: command lines, one per machine
 };
 
 /// `# pool: NAME`, and a second comment line for a paused pool. A name with
@@ -110,7 +114,8 @@ class AgentExport {
         doc.values.WriteYaml(&result->text);
       } else {
         doc.argv = DaemonArgv(*pool, queues);
-        result->text += DaemonLine(doc.argv, *pool);
+        doc.machines = pool->nodes ? pool->nodes->count : 1;
+        result->text += DaemonLines(doc.argv, *pool);
       }
       documents->push_back(std::move(doc));
     }
@@ -131,7 +136,7 @@ class AgentExport {
         } else {
           json.Key("argv").BeginArray();
           for (const std::string& word : doc.argv) json.String(word);
-          json.EndArray().Field("command", Joined(doc.argv));
+          json.EndArray().Field("command", Joined(doc.argv)).Field("machines", doc.machines);
         }
         json.EndObject();
       }
@@ -186,6 +191,17 @@ class AgentExport {
                 DaemonQueueGpus(largest.allotment).amount.ToString(),
             "run the profile's tasks through the Kubernetes glue with a per-task template, or give it a fixed allotment");
       }
+    }
+    if (!queue.dynamic && pool.nodes && largest.allotment > Quantity::Units(pool.nodes->gpus)) {
+      const int64_t gpus = pool.nodes->gpus;
+      Add("multi-machine-allotment", ProfilePath(largest) + ".allotment", Or(largest.allotment_mark, largest.mark),
+          "allotment " + largest.allotment.ToString() + " of profile " + Q(largest.name) + " (" + where +
+              ") takes whole machines of " + std::to_string(gpus) + " GPUs, but " +
+              (mode_ == AgentMode::kK8sGlue ? std::string("one pod runs on one machine: Kubernetes never starts it")
+                                            : "each agent serves one machine's " + std::to_string(gpus) +
+                                                  " GPUs: no agent starts it"),
+          "run multi-machine jobs through a launcher that spans machines (e.g. MPI or a PyTorch elastic "
+          "job), or give the profile at most " + std::to_string(gpus) + " GPUs");
     }
     if (mode_ == AgentMode::kK8sGlue) {
       if (!queue.dynamic) PodFinding(pool, queue);
@@ -408,14 +424,22 @@ class AgentExport {
         "use a multiple of 0.125 up to 1 (0.125, 0.25, ..., 0.875) or a whole number");
   }
 
-  /// The GPUs the daemon lists: the pool's size when whole; else its whole
-  /// part, and at least one GPU.
+  /// The GPUs one daemon lists: a machine's with `nodes`; else the pool's
+  /// size when whole, else its whole part, and at least one GPU.
   static int64_t DaemonDevices(const Pool& pool) {
+    if (pool.nodes) return pool.nodes->gpus;
     const int64_t whole = static_cast<int64_t>(pool.resources.ticks() / Quantity::kTicksPerUnit);
     return whole > 0 ? whole : 1;
   }
 
   void DaemonPoolFindings(const Pool& pool) {
+    if (pool.nodes) return;  // one agent per machine, each of whole GPUs
+    if (pool.resources > Quantity::Units(kOneMachineGpus)) {
+      const std::string n = pool.resources.ToString();
+      Add("one-agent-many-gpus", PoolPath(pool) + ".resources", Or(pool.resources_mark, pool.mark),
+          "pool " + Q(pool.name) + ": one agent for " + n + " GPUs assumes one machine; give the pool `nodes`",
+          "nodes: {count: MACHINES, gpus: GPUS_EACH} gives one command line per machine");
+    }
     if (pool.resources.is_whole()) return;
     const int64_t devices = DaemonDevices(pool);
     Add("fractional-pool-size", PoolPath(pool) + ".resources", Or(pool.resources_mark, pool.mark),
@@ -436,9 +460,17 @@ class AgentExport {
     return argv;
   }
 
-  static std::string DaemonLine(const std::vector<std::string>& argv, const Pool& pool) {
+  /// The command line, once per machine of a pool with `nodes`, each after
+  /// a `# machine N of COUNT` line.
+  static std::string DaemonLines(const std::vector<std::string>& argv, const Pool& pool) {
     if (argv.empty()) return "# no profile links pool " + ShellWord(pool.name) + ": no agent command\n";
-    return Joined(argv) + "\n";
+    const std::string line = Joined(argv) + "\n";
+    if (!pool.nodes) return line;
+    const std::string count = std::to_string(pool.nodes->count);
+    std::string out;
+    out.reserve(static_cast<size_t>(pool.nodes->count) * (line.size() + 24));
+    for (int64_t m = 1; m <= pool.nodes->count; ++m) out += "# machine " + std::to_string(m) + " of " + count + "\n" + line;
+    return out;
   }
 
   const Config& config_;

@@ -13,7 +13,8 @@
 /// `nodes`. What the agent cannot take as the configuration says is an
 /// ExportFinding (codes: mixed-queue, dynamic-queue, inexpressible-fraction,
 /// fractional-pool-size, unused-pool, option-like-queue, open-chart,
-/// one-agent-many-gpus); `--pool` naming no pool is an error.
+/// one-agent-many-gpus, multi-machine-allotment); `--pool` naming no pool
+/// is an error.
 
 #include <string>
 #include <string_view>

@@ -9,13 +9,15 @@
 namespace rescfg {
 namespace {
 
+/// As the reservation check of validation: its jobs can fit there (on one
+/// machine, or whole machines, of a pool with nodes).
 bool Reaches(const Profile& profile, const Pool& pool) {
-  return profile.dynamic_parameter || profile.allotment <= pool.resources;
+  return profile.dynamic_parameter || FitsEmptyPool(pool, profile.allotment);
 }
 
 /// Whether rescfg places a job of the profile's allotment (a dynamic
 /// profile's default) in the pool when nothing else runs there.
-bool PlacesAlone(const Profile& profile, const Pool& pool) { return profile.allotment <= pool.resources; }
+bool PlacesAlone(const Profile& profile, const Pool& pool) { return FitsEmptyPool(pool, profile.allotment); }
 
 /// The name of a policy queue, as its users write it.
 std::string QueueName(const Policy& policy, size_t entry) {
@@ -24,6 +26,7 @@ std::string QueueName(const Policy& policy, size_t entry) {
 }
 
 std::string PolicyPath(const Policy& policy) { return "policies[" + policy.name + "]"; }
+Mark Or(Mark mark, Mark fallback) { return mark.line > 0 ? mark : fallback; }
 
 /// "8 in 'A' and 0 in 'B'".
 std::string Shares(const Config& config, const KueuePolicyQuota& q, const std::vector<int64_t>& amounts,
@@ -105,7 +108,10 @@ bool SplitReservations(const Config& config, KueueQuota& quota, const std::vecto
                                       : -1);
     }
   }
-  for (size_t p = 0; p < config.pools.size(); ++p) flow.AddEdge(2 + policies + static_cast<int>(p), sink, quota.size[p]);
+  // Reservations rest only on the capacity that is always there.
+  for (size_t p = 0; p < config.pools.size(); ++p) {
+    flow.AddEdge(2 + policies + static_cast<int>(p), sink, quota.guaranteed[p]);
+  }
   if (flow.Run(source, sink) < total) return false;
   for (int i = 0; i < policies; ++i) {
     KueuePolicyQuota& q = quota.policies[i];
@@ -201,8 +207,18 @@ KueueQuota SplitQuota(const Config& config, const KueueUnits& units, const std::
                              "Kueue counts " + units.resource + " in whole units, so its quota cannot add up to it",
                          "give the pool a whole size, or set kubernetes.ticksResource to count in ticks"});
     }
+    const Quantity guaranteed = GuaranteedOf(pool);
+    if (!units.ticks && pool.resources.is_whole() && !guaranteed.is_whole()) {
+      errors->push_back({"kueue-fractional-pool", Severity::kError, file, Or(pool.guaranteed_mark, pool.mark),
+                         "pools[" + pool.name + "].guaranteed",
+                         "pool '" + pool.name + "' guarantees " + guaranteed.ToString() + " GPUs, not a whole " +
+                             "number: Kueue counts " + units.resource + " in whole units, so the reservations " +
+                             "resting on it cannot be quota",
+                         "give the pool a whole guaranteed capacity, or set kubernetes.ticksResource to count in ticks"});
+    }
     total += pool.resources.ticks();
     quota.size.push_back(QuotaUnits(pool.resources, units));
+    quota.guaranteed.push_back(QuotaUnits(guaranteed, units));
   }
   if (units.ticks && total > Ticks(std::numeric_limits<int64_t>::max())) {
     errors->push_back({"kueue-quota-overflow", Severity::kError, file, config.kubernetes.ticks_resource_mark,

@@ -5,7 +5,9 @@
 /// policy's jobs reach. Kueue quota belongs to one flavor. So each
 /// reservation is split over the pools its policy reaches, with the
 /// maximum flow of the reservation check (source -> policy, its reservation
-/// -> each pool it reaches -> sink, the pool's size): a split that honours
+/// -> each pool it reaches -> sink, the pool's guaranteed capacity: nominal
+/// quota that backs a reservation is never capacity that may not be there):
+/// a split that honours
 /// every reservation at once, filled in link order where it has a choice.
 /// What no reservation takes is the pools' shared quota. Per pool, the
 /// shares add up to its size (SPEC §7.2).
@@ -18,7 +20,7 @@
 /// the rest fills the pools up to their size in link order.
 ///
 /// Errors (exit 2): kueue-fractional-pool (counted in whole GPUs, a pool
-/// size must be whole), kueue-quota-overflow (counted in ticks, all pools
+/// size and its guaranteed capacity must be whole), kueue-quota-overflow (counted in ticks, all pools
 /// together must fit a 64-bit quantity). Findings: kueue-rounded (counted
 /// in whole GPUs, a fractional reservation or limit is rounded down),
 /// kueue-split-reservation, kueue-split-limit (how they were split),
@@ -55,6 +57,7 @@ struct KueuePolicyQuota {
 
 struct KueueQuota {
   std::vector<int64_t> size;    ///< per pool, in quota units
+  std::vector<int64_t> guaranteed;  ///< per pool: what reservations may rest on
   std::vector<int64_t> shared;  ///< per pool: what no reservation takes
   std::vector<KueuePolicyQuota> policies;
 };

@@ -168,6 +168,37 @@ expect 2 "$RESCFG" export clearml-agent -c "$EXAMPLE" --accept mixed-queu -o kep
 contains err.txt "--accept: export clearml-agent reports no finding 'mixed-queu' (did you mean 'mixed-queue'?)"
 expect 2 "$RESCFG" export clearml-agent -c "$EXAMPLE" --accept kueue-split-limit
 
+# Pools of machines: one command line per machine, marked with its number;
+# a pool without nodes of more than 8 GPUs is a finding. Queue names with
+# quotes, $(...), backquotes, blanks, globs and operators reach
+# clearml-agent exactly as written when sh runs the lines, and sh runs
+# nothing of them.
+expect 1 "$RESCFG" export clearml-agent -c "$SRC/testdata/export/machines.yaml" --mode daemon -o machines.sh
+[ "$(grep -c '^# machine [1-4] of 4$' machines.sh)" = 4 ] || fail "A100: not one line per machine: $(cat machines.sh)"
+[ "$(grep -c '^# machine [1-3] of 3$' machines.sh)" = 3 ] || fail "AWS burst: not one line per machine"
+[ "$(grep -c '^clearml-agent daemon' machines.sh)" = 8 ] || fail "expected 4 + 1 + 3 command lines"
+grep -q -- '--gpus 0-15 ' machines.sh || fail "Big bag: --gpus 0-15"
+[ "$(grep -c -- '--gpus 0-7 ' machines.sh)" = 7 ] || fail "machines: --gpus 0-7 on each"
+contains err.txt "one-agent-many-gpus: pools[Big bag].resources: pool 'Big bag': one agent for 16 GPUs assumes one machine; give the pool \`nodes\`"
+contains err.txt "multi-machine-allotment: profiles[16xGPU].allotment: allotment 16 of profile '16xGPU'"
+mkdir -p sandbox && rm -rf argv && mkdir argv
+(cd sandbox && ARGV_DIR=$PWD/../argv PATH=$PWD/../bin:$PATH sh ../machines.sh) || fail "sh could not run machines.sh"
+[ -z "$(ls -A sandbox)" ] || fail "sh ran part of a queue name: $(ls -A sandbox)"
+python3 - argv <<'PY' || fail "clearml-agent did not receive the queue names as written"
+import os, sys
+calls = [open(os.path.join(sys.argv[1], n), "rb").read().decode().split("\0")[:-1]
+         for n in sorted(os.listdir(sys.argv[1]), key=int)]
+a100 = ["daemon", "--dynamic-gpus", "--gpus", "0-7", "--queue",
+        "q'1 \"two\" $HOME \\ |&<>=1", "it's $(touch pwned) `touch pwned` a*=16", "--docker"]
+assert calls[:4] == [a100] * 4, calls[:4]
+assert calls[5] == ["daemon", "--dynamic-gpus", "--gpus", "0-7", "--queue", "burst; touch pwned=1", "--docker"], calls[5]
+assert len(calls) == 8, len(calls)
+PY
+expect 1 "$RESCFG" export clearml-agent -c "$SRC/testdata/export/machines.yaml" --mode daemon -f json
+[ "$(jq -c '[.pools[] | .machines]' out.txt)" = '[4,1,3]' ] || fail "json machines: $(jq -c '[.pools[] | .machines]' out.txt)"
+expect 0 "$RESCFG" export clearml-agent -c "$SRC/testdata/export/machines.yaml" --mode daemon \
+  --accept one-agent-many-gpus,multi-machine-allotment
+
 # Exit 2: an unknown --pool, an invalid configuration, a bad flag; nothing
 # is written to -o, and an existing file is left alone.
 echo "keep me" > kept.yaml
