@@ -2,8 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
+#include <set>
+
 #include "commands.h"
 #include "config_source.h"
+#include "export/accept.h"
 #include "export/clearml_agent.h"
 #include "export/export.h"
 #include "export/kueue.h"
@@ -15,7 +19,8 @@ namespace {
 
 ExportResult Export(const ExportOptions& options, const Config& config, const std::string& label) {
   if (options.target == "clearml-agent") {
-    return ExportClearmlAgent(config, {options.mode == "daemon" ? AgentMode::kDaemon : AgentMode::kK8sGlue, options.pool});
+    return ExportClearmlAgent(config, {options.mode == "daemon" ? AgentMode::kDaemon : AgentMode::kK8sGlue, options.pool,
+                                       options.chart == "open" ? AgentChart::kOpen : AgentChart::kEnterprise});
   }
   if (options.target == "kueue") return ExportKueue(config, label);
   ExportResult result;
@@ -24,11 +29,37 @@ ExportResult Export(const ExportOptions& options, const Config& config, const st
   return result;
 }
 
+/// A finding on stderr: an error or a warning, or, when accepted, a note,
+/// shown whenever warnings are (not under --quiet).
+void LogExportFinding(const std::string& label, const ExportFinding& f, bool accepted) {
+  std::string where = label + (f.mark.line > 0 ? ":" + std::to_string(f.mark.line) + ":" + std::to_string(f.mark.column) : "");
+  std::string text = where + ": " + (f.code.empty() ? "" : f.code + ": ") + f.path + ": " + f.message +
+                     (f.hint.empty() ? "" : " (" + f.hint + ")");
+  if (!accepted) {
+    if (f.severity == Severity::kError) spdlog::error("{}", text); else spdlog::warn("{}", text);
+    return;
+  }
+  auto logger = spdlog::default_logger();
+  if (!logger->should_log(spdlog::level::warn)) return;
+  logger->flush();
+  std::fprintf(stderr, "rescfg: note: %s (accepted)\n", text.c_str());
+}
+
 }  // namespace
 
 int RunExport(const ExportOptions& options) {
   if (options.target == "kueue" && (!options.pool.empty() || options.mode != "k8s-glue")) {
     spdlog::error("--pool and --mode apply to export clearml-agent, not kueue: Kueue takes every pool at once");
+    return kExitUnusable;
+  }
+  if (options.chart != "enterprise" && (options.target != "clearml-agent" || options.mode != "k8s-glue")) {
+    spdlog::error("--chart applies to export clearml-agent --mode k8s-glue: it chooses the Helm chart the values are for");
+    return kExitUnusable;
+  }
+  std::set<std::string> accepted;
+  std::string accept_error;
+  if (!ParseAcceptedCodes(options.accept, options.target, &accepted, &accept_error)) {
+    spdlog::error("{}", accept_error);
     return kExitUnusable;
   }
   std::string label;
@@ -42,10 +73,11 @@ int RunExport(const ExportOptions& options) {
     LogFindings(result.errors);
     return kExitUnusable;
   }
+  size_t open = 0;  // findings not accepted
   for (const ExportFinding& f : result.findings) {
-    std::string where = label + (f.mark.line > 0 ? ":" + std::to_string(f.mark.line) + ":" + std::to_string(f.mark.column) : "");
-    spdlog::warn("{}: {}{}: {}{}", where, f.code.empty() ? "" : f.code + ": ", f.path, f.message,
-                 f.hint.empty() ? "" : " (" + f.hint + ")");
+    const bool ok = IsAccepted(f, accepted);
+    open += ok ? 0 : 1;
+    LogExportFinding(label, f, ok);
   }
   std::string out = result.text;
   if (options.format == "json") {
@@ -60,13 +92,15 @@ int RunExport(const ExportOptions& options) {
       if (f.mark.line > 0) json.Int(f.mark.line); else json.Null();
       json.Key("column");
       if (f.mark.column > 0) json.Int(f.mark.column); else json.Null();
-      json.Field("message", f.message).Field("hint", f.hint).EndObject();
+      json.Field("message", f.message).Field("hint", f.hint);
+      json.Field("severity", f.severity == Severity::kError ? "error" : "warning").Field("accepted", IsAccepted(f, accepted));
+      json.EndObject();
     }
     json.EndArray().EndObject();
     out = json.str() + "\n";
   }
   if (!WriteOutput(options.output, out)) return kExitUnusable;
-  return result.findings.empty() ? kExitOk : kExitFindings;
+  return open == 0 ? kExitOk : kExitFindings;
 }
 
 }  // namespace rescfg::cmd

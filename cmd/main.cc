@@ -347,8 +347,17 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"k8s-glue", "daemon"}));
   export_cmd->add_option("--pool", export_options.pool, "clearml-agent: only this pool")
       ->check([](const std::string& name) { return name.empty() ? std::string("the pool name is empty") : std::string(); });
+  export_cmd->add_option("--chart", export_options.chart,
+                         "clearml-agent k8s-glue: enterprise (ClearML's Enterprise agent chart: per-queue sizing) or "
+                         "open (the open-source clearml-agent chart: one list of queues)")
+      ->check(CLI::IsMember({"enterprise", "open"}));
+  export_cmd->add_option("--accept", export_options.accept,
+                         "Finding codes you have reviewed, comma-separated: shown as notes, they no longer make the exit 1")
+      ->delimiter(',')->type_name("CODE[,CODE...]");
   export_cmd->footer("Example: rescfg export clearml-agent --config resources.yaml -o values.yaml\n"
-                     "Exit: 0 faithful, 1 approximated (findings on stderr), 2 unusable input.");
+                     "         rescfg export kueue --config resources.yaml --accept kueue-split-reservation,kueue-fixed-allotment\n"
+                     "Exit: 0 faithful (or only accepted findings), 1 approximated (findings on stderr), 2 unusable input\n"
+                     "or an --accept code the target never reports.");
   export_cmd->callback([&] { exit_code = RunExport(export_options); });
 
   CompletionOptions completion;

@@ -366,6 +366,41 @@ TEST(ExportClearmlAgent, OnePoolOrAnErrorNamingTheClosestPool) {
   EXPECT_TRUE(none.text.empty());
 }
 
+TEST(ExportClearmlAgent, DaemonGivesEachMachineOfAPoolItsOwnLine) {
+  Config config = Valid(R"(apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools:
+  - {name: A100, nodes: {count: 3, gpus: 8}, queue: a100}
+  - {name: Bag, resources: 16, queue: bag}
+  - {name: Small, resources: 8, queue: small}
+profiles:
+  - {name: one, allotment: 1, links: [{pool: A100, queue: a100-1}, {pool: Bag}, {pool: Small}]}
+  - {name: two-machines, allotment: 16, links: [{pool: A100}]}
+policies: [{name: t, profiles: [one, two-machines]}]
+)");
+  const ExportResult daemon = ExportClearmlAgent(config, {AgentMode::kDaemon, ""});
+  const std::string line = "clearml-agent daemon --dynamic-gpus --gpus 0-7 --queue a100-1=1 a100=16 --docker\n";
+  EXPECT_EQ(daemon.text.substr(0, daemon.text.find("\n\n")),
+            "# pool: A100\n# machine 1 of 3\n" + line + "# machine 2 of 3\n" + line + "# machine 3 of 3\n" +
+                line.substr(0, line.size() - 1))
+      << daemon.text;
+  EXPECT_NE(daemon.text.find("# pool: Bag\nclearml-agent daemon --dynamic-gpus --gpus 0-15 "), std::string::npos);
+  std::vector<std::string> codes;
+  for (const ExportFinding& f : daemon.findings) codes.push_back(f.code + " " + f.path);
+  EXPECT_EQ(codes, (std::vector<std::string>{"multi-machine-allotment profiles[two-machines].allotment",
+                                             "one-agent-many-gpus pools[Bag].resources"}));
+  for (const ExportFinding& f : daemon.findings) {
+    if (f.code == "one-agent-many-gpus") {
+      EXPECT_NE(f.message.find("one agent for 16 GPUs assumes one machine; give the pool `nodes`"), std::string::npos);
+    }
+  }
+  // The Kubernetes glue: one pod runs on one machine.
+  const ExportResult k8s = ExportClearmlAgent(config, {});
+  codes.clear();
+  for (const ExportFinding& f : k8s.findings) codes.push_back(f.code + " " + f.path);
+  EXPECT_EQ(codes, (std::vector<std::string>{"multi-machine-allotment profiles[two-machines].allotment"}));
+}
+
 TEST(ExportClearmlAgent, JsonHoldsTheSameValuesAsTheYaml) {
   Config config = FromFile(kTestdata / "examples" / "worked-example.yaml");
   ExportResult result = ExportClearmlAgent(config, {AgentMode::kK8sGlue, "H100 Half a Superpod"});
@@ -377,7 +412,7 @@ TEST(ExportClearmlAgent, JsonHoldsTheSameValuesAsTheYaml) {
                             R"("clearml-injector/fraction":"0.500"}}})"),
             std::string::npos)
       << json.str();
-  EXPECT_EQ(json.str().rfind(R"({"mode":"k8s-glue","pools":[{"pool":"H100 Half a Superpod","paused":false,)", 0), 0u)
+  EXPECT_EQ(json.str().rfind(R"({"mode":"k8s-glue","chart":"enterprise","pools":[{"pool":"H100 Half a Superpod","paused":false,)", 0), 0u)
       << json.str();
 }
 

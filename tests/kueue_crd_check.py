@@ -15,7 +15,14 @@
    per pool, a LocalQueue per policy queue, per flavor the nominal quotas add
    up to the pool's size, a policy queue's ClusterQueue lists exactly its
    profile's pools in link order, `enabled: false` holds every ClusterQueue
-   (and a paused policy holds its own, as do pools that are all paused).
+   (and a paused policy holds its own, as do pools that are all paused);
+   reservations (the policies' Cohorts' nominal quota) within each pool's
+   guaranteed capacity; no queue starved: where rescfg places a job of a policy queue on an idle
+   cluster (its allotment fits the pool and its limit), the queue's
+   ClusterQueue can take that much of the flavor (nominal quota and
+   borrowing up the Cohort tree), unless the policy's limit is below its
+   reservation plus one job of each queue in each pool (then the export may
+   have to starve one, and says so in an error finding).
 
 Usage: python3 kueue_crd_check.py CRD_DIR EXPORT.yaml[=CONFIG.yaml]...
 """
@@ -174,9 +181,22 @@ def check_config(objects, config, errors):
                     if r["name"] == resource:
                         quota[f["name"]] += r["nominalQuota"]
     for flavor, total in quota.items():
-        size = amount(pools[flavor_pool[flavor]]["resources"]) * per_gpu
+        size = pool_size(pools[flavor_pool[flavor]]) * per_gpu
         if total != size:
             errors.append(f"flavor {flavor}: nominal quotas add up to {total}, not the pool's {size}")
+    reserved = {name: 0 for name in flavor_pool}
+    for o in of_kind("Cohort"):
+        if "rescfg.io/policy" not in (o["metadata"].get("annotations") or {}):
+            continue
+        for g in o["spec"].get("resourceGroups", []):
+            for f in g["flavors"]:
+                reserved[f["name"]] += sum(r["nominalQuota"] for r in f["resources"] if r["name"] == resource)
+    for flavor, total in reserved.items():
+        pool = pools[flavor_pool[flavor]]
+        guaranteed = amount(pool["guaranteed"]) if pool.get("guaranteed") is not None else pool_size(pool)
+        if total > guaranteed * per_gpu:
+            errors.append(f"flavor {flavor}: reservations hold {total}, more than the pool's guaranteed "
+                          f"{guaranteed * per_gpu}")
     profiles = {p["name"]: p for p in config.get("profiles") or []}
     queues = sum(len(p.get("profiles") or []) for p in config.get("policies") or [])
     if len(of_kind("LocalQueue")) != queues or len(of_kind("ClusterQueue")) != queues:
@@ -194,6 +214,107 @@ def check_config(objects, config, errors):
                 or all_pools_paused)
         if (cq["spec"]["stopPolicy"] == "Hold") != held:
             errors.append(f"ClusterQueue {cq['metadata']['name']}: stopPolicy {cq['spec']['stopPolicy']}")
+    check_starvation(objects, config, resource, per_gpu, {p: f for f, p in flavor_pool.items()}, errors)
+
+
+def idle_capacity(objects, resource):
+    """{(ClusterQueue, flavor): what it may take on an idle cluster}."""
+    cohorts = {c["metadata"]["name"]: c for c in objects if c["kind"] == "Cohort"}
+    cqs = [o for o in objects if o["kind"] == "ClusterQueue"]
+    inf = float("inf")
+
+    def quota(spec, flavor):
+        for g in spec.get("resourceGroups", []):
+            for f in g["flavors"]:
+                if f["name"] == flavor:
+                    for r in f["resources"]:
+                        if r["name"] == resource:
+                            return r
+        return None
+
+    children, members, memo = {}, {}, {}
+    for c, o in cohorts.items():
+        children.setdefault(o["spec"].get("parentName"), []).append(c)
+    for cq in cqs:
+        members.setdefault(cq["spec"].get("cohortName"), []).append(cq)
+
+    def subtree(name, flavor):
+        if ("s", name, flavor) not in memo:
+            q = quota(cohorts[name]["spec"], flavor)
+            total = q["nominalQuota"] if q else 0
+            total += sum(subtree(c, flavor) for c in children.get(name, []))
+            total += sum((quota(cq["spec"], flavor) or {}).get("nominalQuota", 0) for cq in members.get(name, []))
+            memo[("s", name, flavor)] = total
+        return memo[("s", name, flavor)]
+
+    def above(name, flavor):
+        if ("a", name, flavor) not in memo:
+            own = subtree(name, flavor)
+            parent = cohorts[name]["spec"].get("parentName")
+            q = quota(cohorts[name]["spec"], flavor) or {}
+            memo[("a", name, flavor)] = own if not parent else own + min(
+                q.get("borrowingLimit", inf), max(0, above(parent, flavor) - own))
+        return memo[("a", name, flavor)]
+
+    out = {}
+    for cq in cqs:
+        for g in cq["spec"].get("resourceGroups", []):
+            for f in g["flavors"]:
+                q = quota(cq["spec"], f["name"])
+                if q is None:
+                    continue
+                out[(cq["metadata"]["name"], f["name"])] = q["nominalQuota"] + min(
+                    q.get("borrowingLimit", inf), above(cq["spec"]["cohortName"], f["name"]))
+    return out
+
+
+def check_starvation(objects, config, resource, per_gpu, flavor_of, errors):
+    pools = {p["name"]: p for p in config.get("pools") or []}
+    profiles = {p["name"]: p for p in config.get("profiles") or []}
+    capacity = None
+    for cq in [o for o in objects if o["kind"] == "ClusterQueue"]:
+        ann = cq["metadata"]["annotations"]
+        policy = next(p for p in config["policies"] if p["name"] == ann["rescfg.io/policy"])
+        profile = profiles[ann["rescfg.io/profile"]]
+        limit = amount(policy["limit"]) if policy.get("limit") is not None else None
+        needs = {}
+        for entry in policy.get("profiles") or []:
+            other = profiles[entry if isinstance(entry, str) else entry["profile"]]
+            for link in other.get("links") or []:
+                name = link if isinstance(link, str) else link["pool"]
+                a = amount(other["allotment"])
+                if fits(pools[name], a) and (limit is None or a <= limit):
+                    needs[name] = max(needs.get(name, 0), a)
+        if limit is not None and amount(policy.get("reserved") or 0) + sum(needs.values()) > limit:
+            continue  # the export may have to starve a queue, and says so
+        capacity = capacity or idle_capacity(objects, resource)
+        for link in profile.get("links") or []:
+            name = link if isinstance(link, str) else link["pool"]
+            a = amount(profile["allotment"])
+            if not fits(pools[name], a) or (limit is not None and a > limit):
+                continue
+            need = int(a * per_gpu)  # quota units, rounded down as the export counts
+            got = capacity.get((cq["metadata"]["name"], flavor_of[name]), 0)
+            if got < need:
+                errors.append(f"ClusterQueue {cq['metadata']['name']} may take {got} in {flavor_of[name]}, "
+                              f"less than one job ({need}): Kueue starves a queue rescfg serves there")
+
+
+def fits(pool, a):
+    """Whether a job of `a` fits the pool when nothing runs there: with nodes,
+    on one machine or as whole machines the pool has."""
+    nodes = pool.get("nodes")
+    if not nodes:
+        return a <= pool_size(pool)
+    gpus = amount(nodes["gpus"])
+    return a <= gpus or (a % gpus == 0 and a / gpus <= amount(nodes["count"]))
+
+
+def pool_size(pool):
+    if pool.get("resources") is not None:
+        return amount(pool["resources"])
+    nodes = pool.get("nodes") or {}
+    return amount(nodes.get("count", 0)) * amount(nodes.get("gpus", 0))
 
 
 def load_all(path):

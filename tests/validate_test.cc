@@ -298,6 +298,30 @@ policies: [{name: p, limit: 2, profiles: [d, f]}]
             std::vector<std::string>{});
 }
 
+TEST(Validate, AMigMapWithoutAProfilesFractionWarnsAtTheMap) {
+  const std::string text = std::string(kHead) + R"(pools:
+  - name: H100
+    resources: 8
+    gpuFractions: {mig: {"1/7": nvidia.com/mig-1g.10gb}}
+  - {name: T4, resources: 8}
+profiles:
+  - {name: seventh, allotment: "1/7", links: [{pool: H100, queue: h-7}]}
+  - {name: half, allotment: 0.5, links: [{pool: H100, queue: h-2}, {pool: T4}]}
+  - {name: half-too, allotment: "1/2", links: [{pool: H100, queue: h-2b}]}
+  - {name: dyn, allotment: 0.25, dynamic: {parameter: runtime.g}, links: [{pool: H100, queue: h-d}]}
+  - {name: whole, allotment: 2, links: [{pool: H100, queue: h-w}]}
+policies: [{name: p, profiles: [seventh, half, half-too, dyn, whole]}]
+)";
+  auto loaded = CheckText(text);
+  EXPECT_EQ(Findings(loaded), std::vector<std::string>{"mig-fraction-unmapped 6:19"});  // once for 0.5
+  const Finding* f = FindCode(loaded, "mig-fraction-unmapped");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_EQ(f->path, "pools[H100].gpuFractions.mig");
+  EXPECT_NE(f->message.find("maps none to 0.5, the allotment of profile 'half'"), std::string::npos) << f->message;
+  EXPECT_NE(f->hint.find("add \"0.5\": RESOURCE"), std::string::npos) << f->hint;
+}
+
 TEST(Validate, PriorityListsMustBeExactlyTheSet) {
   const std::string rest = R"(profiles:
   - {name: one, allotment: 1, links: [{pool: a}]}

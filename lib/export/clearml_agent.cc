@@ -16,6 +16,9 @@ namespace {
 constexpr std::string_view kUsageLabel = "clear.ml/resource-usage";
 constexpr std::string_view kUsageField = "metadata|labels|clear.ml/resource-usage";
 constexpr std::string_view kInjectorLabel = "clearml-injector/fraction";
+/// Past this many GPUs a pool without `nodes` is unlikely to be one machine
+/// (8 is the most GPUs of common servers).
+constexpr int64_t kOneMachineGpus = 8;
 constexpr std::string_view kInjectorValues = "0.0625, 0.125, 0.250, 0.375, 0.500, 0.625, 0.750, 0.875";
 
 std::string Q(std::string_view name) { return "'" + std::string(name) + "'"; }
@@ -29,6 +32,7 @@ struct PoolDocument {
   bool paused = false;
   ValueNode values = ValueNode::Map();     ///< k8s-glue
   std::vector<std::string> argv;           ///< daemon; empty when no command is written
+  int64_t machines = 1;                    ///< daemon: command lines, one per machine
 };
 
 /// `# pool: NAME`, and a second comment line for a paused pool. A name with
@@ -88,13 +92,15 @@ std::string ProfileList(const std::vector<const Profile*>& profiles) {
 
 class AgentExport {
  public:
-  AgentExport(const Config& config, AgentMode mode) : index_(config), mode_(mode) {}
+  AgentExport(const Config& config, const ClearmlAgentOptions& options)
+      : config_(config), index_(config), mode_(options.mode), chart_(options.chart) {}
 
   void Run(const std::vector<const Pool*>& pools, ExportResult* result) {
     auto documents = std::make_shared<std::vector<PoolDocument>>();
     for (const Pool* pool : pools) {
       if (!result->text.empty()) result->text += mode_ == AgentMode::kK8sGlue ? "---\n" : "\n";
       result->text += PoolComment(*pool);
+      if (mode_ == AgentMode::kK8sGlue) result->text += ChartComment();
       PoolDocument doc;
       doc.pool = pool->name;
       doc.paused = pool->paused;
@@ -102,19 +108,23 @@ class AgentExport {
       if (queues.empty()) Unlinked(*pool);
       if (mode_ == AgentMode::kDaemon && !queues.empty()) DaemonPoolFindings(*pool);
       for (const AgentQueue& queue : queues) QueueFindings(*pool, queue);
+      if (mode_ == AgentMode::kK8sGlue && chart_ == AgentChart::kOpen) OpenChartFindings(*pool, queues);
       if (mode_ == AgentMode::kK8sGlue) {
-        doc.values = K8sValues(*pool, queues);
+        doc.values = chart_ == AgentChart::kOpen ? OpenValues(*pool, queues) : K8sValues(*pool, queues);
         doc.values.WriteYaml(&result->text);
       } else {
         doc.argv = DaemonArgv(*pool, queues);
-        result->text += DaemonLine(doc.argv, *pool);
+        doc.machines = pool->nodes ? pool->nodes->count : 1;
+        result->text += DaemonLines(doc.argv, *pool);
       }
       documents->push_back(std::move(doc));
     }
     result->findings = std::move(findings_);
     const AgentMode mode = mode_;
-    result->json_members = [documents, mode](JsonWriter& json) {
+    const AgentChart chart = chart_;
+    result->json_members = [documents, mode, chart](JsonWriter& json) {
       json.Field("mode", mode == AgentMode::kK8sGlue ? "k8s-glue" : "daemon");
+      if (mode == AgentMode::kK8sGlue) json.Field("chart", chart == AgentChart::kOpen ? "open" : "enterprise");
       json.Key("pools").BeginArray();
       for (const PoolDocument& doc : *documents) {
         json.BeginObject().Field("pool", doc.pool).Field("paused", doc.paused);
@@ -126,7 +136,7 @@ class AgentExport {
         } else {
           json.Key("argv").BeginArray();
           for (const std::string& word : doc.argv) json.String(word);
-          json.EndArray().Field("command", Joined(doc.argv));
+          json.EndArray().Field("command", Joined(doc.argv)).Field("machines", doc.machines);
         }
         json.EndObject();
       }
@@ -182,6 +192,17 @@ class AgentExport {
             "run the profile's tasks through the Kubernetes glue with a per-task template, or give it a fixed allotment");
       }
     }
+    if (!queue.dynamic && pool.nodes && largest.allotment > Quantity::Units(pool.nodes->gpus)) {
+      const int64_t gpus = pool.nodes->gpus;
+      Add("multi-machine-allotment", ProfilePath(largest) + ".allotment", Or(largest.allotment_mark, largest.mark),
+          "allotment " + largest.allotment.ToString() + " of profile " + Q(largest.name) + " (" + where +
+              ") takes whole machines of " + std::to_string(gpus) + " GPUs, but " +
+              (mode_ == AgentMode::kK8sGlue ? std::string("one pod runs on one machine: Kubernetes never starts it")
+                                            : "each agent serves one machine's " + std::to_string(gpus) +
+                                                  " GPUs: no agent starts it"),
+          "run multi-machine jobs through a launcher that spans machines (e.g. MPI or a PyTorch elastic "
+          "job), or give the profile at most " + std::to_string(gpus) + " GPUs");
+    }
     if (mode_ == AgentMode::kK8sGlue) {
       if (!queue.dynamic) PodFinding(pool, queue);
     } else {
@@ -230,6 +251,8 @@ class AgentExport {
     monitored.Add("maxResources", ValueNode::Number(RoundDownToMicro(pool.resources)));
     monitored.Add("minResourcesFieldName", ValueNode::String(std::string(kUsageField)));
     monitored.Add("maxResourcesFieldName", ValueNode::String(std::string(kUsageField)));
+    ValueNode base = BasePodTemplate(pool);
+    if (!base.Empty()) glue.Add("basePodTemplate", std::move(base));
     ValueNode& served = glue.Add("queues", ValueNode::Map());
     if (queues.empty()) served.Add(pool.queue, ValueNode::Map(true));
     for (const AgentQueue& queue : queues) {
@@ -251,6 +274,125 @@ class AgentExport {
       }
     }
     return root;
+  }
+
+  /// `# chart:` names the Helm chart the values are for: the per-queue
+  /// `queues:` map and `monitoredResources` exist only in the Enterprise one.
+  std::string ChartComment() const {
+    if (chart_ == AgentChart::kOpen) {
+      return "# chart: allegroai/clearml-agent (the open-source agent chart: one list of queues, every pod from "
+             "basePodTemplate)\n";
+    }
+    return "# chart: clearml-enterprise/clearml-enterprise-agent (ClearML's Enterprise agent chart, the only one "
+           "with the per-queue queues map and monitoredResources; for the open-source chart: --chart open)\n";
+  }
+
+  /// The node labels written in the pool's `kubernetes:` block as
+  /// nodeSelector, and its tolerations, so that its agent starts pods only
+  /// on the pool's machines, as the Kueue export's ResourceFlavor does.
+  /// Without written labels (or with only the Kueue export's default one)
+  /// there is no nodeSelector: that label is on nodes only where an
+  /// administrator put it for Kueue, and a selector no node satisfies would
+  /// leave every pod pending.
+  ValueNode BasePodTemplate(const Pool& pool) const {
+    ValueNode base = ValueNode::Map();
+    if (pool.kubernetes.node_labels && !pool.kubernetes.node_labels->empty() &&
+        *pool.kubernetes.node_labels != DefaultNodeLabels(config_, pool)) {
+      const std::vector<KubernetesLabel>& labels = *pool.kubernetes.node_labels;
+      ValueNode& selector = base.Add("nodeSelector", ValueNode::Map(labels.size() <= 2));
+      for (const KubernetesLabel& label : labels) selector.Add(label.key, ValueNode::String(label.value));
+    }
+    if (!pool.kubernetes.tolerations.empty()) {
+      ValueNode& list = base.Add("tolerations", ValueNode::List());
+      for (const KubernetesToleration& t : pool.kubernetes.tolerations) {
+        ValueNode& item = list.Push(ValueNode::Map(true));
+        if (!t.key.empty()) item.Add("key", ValueNode::String(t.key));
+        item.Add("operator", ValueNode::String(t.op.empty() ? "Equal" : t.op));
+        if (!t.value.empty()) item.Add("value", ValueNode::String(t.value));
+        if (!t.effect.empty()) item.Add("effect", ValueNode::String(t.effect));
+        if (t.seconds) item.Add("tolerationSeconds", ValueNode::Int(*t.seconds));
+      }
+    }
+    return base;
+  }
+
+  /// The pool-wide pod of the open chart: every queue's pods alike, sized
+  /// for the largest allotment of all (no task gets less than rescfg
+  /// accounts for it), without a GPU limit when a dynamic profile is among them.
+  static AgentQueue OnePod(const std::vector<AgentQueue>& queues) {
+    AgentQueue all;
+    for (const AgentQueue& queue : queues) {
+      if (all.largest == nullptr || queue.largest->allotment > all.largest->allotment) all.largest = queue.largest;
+      if (all.dynamic == nullptr) all.dynamic = queue.dynamic;
+    }
+    return all;
+  }
+
+  /// The open chart: `queue` a comma-separated list in execution priority
+  /// order (the order the glue pulls from them), created when missing, and
+  /// one basePodTemplate for every pod.
+  ValueNode OpenValues(const Pool& pool, const std::vector<AgentQueue>& queues) const {
+    ValueNode root = ValueNode::Map();
+    ValueNode& glue = root.Add("agentk8sglue", ValueNode::Map());
+    std::string list;
+    for (const AgentQueue& queue : queues) list += (list.empty() ? "" : ",") + queue.name;
+    glue.Add("queue", ValueNode::String(queues.empty() ? pool.queue : list));
+    glue.Add("createQueueIfNotExists", ValueNode::Bool(true));
+    ValueNode base = BasePodTemplate(pool);
+    const AgentQueue all = OnePod(queues);
+    if (all.largest != nullptr && all.dynamic == nullptr) {
+      const PodGpus pod = K8sPodGpus(all.largest->allotment, pool.gpu_fractions);
+      if (pod.kind == PodGpus::Kind::kInjector) {
+        base.Add("labels", ValueNode::Map(true)).Add(std::string(kInjectorLabel), ValueNode::String(pod.fraction));
+      } else {
+        ValueNode& limits = base.Add("resources", ValueNode::Map(true)).Add("limits", ValueNode::Map(true));
+        if (pod.kind == PodGpus::Kind::kWhole) {
+          limits.Add("nvidia.com/gpu", ValueNode::Number(Quantity::Units(pod.gpus)));
+        } else {
+          limits.Add(pod.resource, ValueNode::Number(Quantity::Units(1)));
+        }
+      }
+    }
+    if (!base.Empty()) glue.Add("basePodTemplate", std::move(base));
+    return root;
+  }
+
+  /// What the open chart loses against the Enterprise one: per-queue sizing
+  /// (a finding for each queue whose pods it sizes otherwise) and, for
+  /// fractions through the injector, which Kubernetes does not count, the
+  /// agent-wide cap monitoredResources.
+  void OpenChartFindings(const Pool& pool, const std::vector<AgentQueue>& queues) {
+    if (queues.empty()) return;
+    const AgentQueue all = OnePod(queues);
+    const Profile& largest = *all.largest;
+    const std::string as = all.dynamic != nullptr
+                               ? "without a GPU limit, since profile " + Q(all.dynamic->name) + " sizes each task itself"
+                               : "for " + Q(largest.name) + " (" + largest.allotment.ToString() + ")";
+    for (const AgentQueue& queue : queues) {
+      if (queue.name.find(',') != std::string::npos) {
+        Add("open-chart", queue.path, queue.mark,
+            "queue " + Q(queue.name) + " of pool " + Q(pool.name) +
+                " holds a comma, and the open-source agent chart's queue list is comma-separated: its agent "
+                "serves the parts as separate queues",
+            "give the queue a name without a comma, or use ClearML's Enterprise agent chart (without --chart open)");
+      }
+      const bool same = all.dynamic == nullptr ? queue.dynamic == nullptr &&
+                                                     queue.largest->allotment == largest.allotment
+                                               : queue.dynamic != nullptr;
+      if (same) continue;
+      Add("open-chart", queue.path, queue.mark,
+          "the open-source agent chart sizes every pod of pool " + Q(pool.name) + " alike: queue " + Q(queue.name) +
+              " (" + ProfileList({queue.largest}) + ") is exported " + as,
+          "use ClearML's Enterprise agent chart (without --chart open), or give the pool profiles of one allotment");
+    }
+    if (all.dynamic == nullptr &&
+        K8sPodGpus(largest.allotment, pool.gpu_fractions).kind == PodGpus::Kind::kInjector) {
+      Add("open-chart", PoolPath(pool), pool.mark,
+          "the open-source agent chart has no monitoredResources: nothing stops the agent of pool " + Q(pool.name) +
+              " from starting more fractional pods than its " + pool.resources.ToString() +
+              " GPUs hold, since Kubernetes does not count the injector's fractions",
+          "use ClearML's Enterprise agent chart (without --chart open), or map the fraction to a MIG resource");
+    }
   }
 
   // --- bare-metal daemon ---
@@ -282,14 +424,22 @@ class AgentExport {
         "use a multiple of 0.125 up to 1 (0.125, 0.25, ..., 0.875) or a whole number");
   }
 
-  /// The GPUs the daemon lists: the pool's size when whole; else its whole
-  /// part, and at least one GPU.
+  /// The GPUs one daemon lists: a machine's with `nodes`; else the pool's
+  /// size when whole, else its whole part, and at least one GPU.
   static int64_t DaemonDevices(const Pool& pool) {
+    if (pool.nodes) return pool.nodes->gpus;
     const int64_t whole = static_cast<int64_t>(pool.resources.ticks() / Quantity::kTicksPerUnit);
     return whole > 0 ? whole : 1;
   }
 
   void DaemonPoolFindings(const Pool& pool) {
+    if (pool.nodes) return;  // one agent per machine, each of whole GPUs
+    if (pool.resources > Quantity::Units(kOneMachineGpus)) {
+      const std::string n = pool.resources.ToString();
+      Add("one-agent-many-gpus", PoolPath(pool) + ".resources", Or(pool.resources_mark, pool.mark),
+          "pool " + Q(pool.name) + ": one agent for " + n + " GPUs assumes one machine; give the pool `nodes`",
+          "nodes: {count: MACHINES, gpus: GPUS_EACH} gives one command line per machine");
+    }
     if (pool.resources.is_whole()) return;
     const int64_t devices = DaemonDevices(pool);
     Add("fractional-pool-size", PoolPath(pool) + ".resources", Or(pool.resources_mark, pool.mark),
@@ -310,13 +460,23 @@ class AgentExport {
     return argv;
   }
 
-  static std::string DaemonLine(const std::vector<std::string>& argv, const Pool& pool) {
+  /// The command line, once per machine of a pool with `nodes`, each after
+  /// a `# machine N of COUNT` line.
+  static std::string DaemonLines(const std::vector<std::string>& argv, const Pool& pool) {
     if (argv.empty()) return "# no profile links pool " + ShellWord(pool.name) + ": no agent command\n";
-    return Joined(argv) + "\n";
+    const std::string line = Joined(argv) + "\n";
+    if (!pool.nodes) return line;
+    const std::string count = std::to_string(pool.nodes->count);
+    std::string out;
+    out.reserve(static_cast<size_t>(pool.nodes->count) * (line.size() + 24));
+    for (int64_t m = 1; m <= pool.nodes->count; ++m) out += "# machine " + std::to_string(m) + " of " + count + "\n" + line;
+    return out;
   }
 
+  const Config& config_;
   AgentQueueIndex index_;
   AgentMode mode_;
+  AgentChart chart_;
   std::vector<ExportFinding> findings_;
 };
 
@@ -391,7 +551,7 @@ ExportResult ExportClearmlAgent(const Config& config, const ClearmlAgentOptions&
                              "--pool " + Q(options.pool) + ": the configuration has no pool of that name", hint});
     return result;
   }
-  AgentExport(config, options.mode).Run(pools, &result);
+  AgentExport(config, options).Run(pools, &result);
   return result;
 }
 

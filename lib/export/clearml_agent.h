@@ -4,12 +4,17 @@
 /// Helm values of the agent's Kubernetes glue chart (k8s-glue), or the
 /// command line of a bare-metal `clearml-agent daemon` (daemon).
 ///
-/// Each document starts with a `# pool: NAME` line. Helm values documents
-/// are separated by `---`; daemon command lines, shell-quoted so that the
-/// output can be run by sh, by a blank line. What the agent cannot take as
-/// the configuration says is an ExportFinding (codes: mixed-queue,
-/// dynamic-queue, inexpressible-fraction, fractional-pool-size,
-/// unused-pool, option-like-queue); `--pool` naming no pool is an error.
+/// Each document starts with a `# pool: NAME` line; Helm values then name
+/// their chart in a `# chart:` line and carry the pool's node labels and
+/// tolerations in `basePodTemplate`, so its agent starts pods only on its
+/// machines. Helm values documents are separated by `---`; daemon command
+/// lines, shell-quoted so that the output can be pasted into sh whatever
+/// the queue names, by a blank line, one line per machine of a pool with
+/// `nodes`. What the agent cannot take as the configuration says is an
+/// ExportFinding (codes: mixed-queue, dynamic-queue, inexpressible-fraction,
+/// fractional-pool-size, unused-pool, option-like-queue, open-chart,
+/// one-agent-many-gpus, multi-machine-allotment); `--pool` naming no pool
+/// is an error.
 
 #include <string>
 #include <string_view>
@@ -24,9 +29,16 @@ namespace rescfg {
 
 enum class AgentMode { kK8sGlue, kDaemon };
 
+/// The Helm chart k8s-glue values are for (SPEC §7.1 v3). The per-queue
+/// `queues:` map and `monitoredResources` exist only in ClearML's Enterprise
+/// agent chart; the open-source clearml-agent chart takes one comma-separated
+/// `queue` list, every pod from one `basePodTemplate`.
+enum class AgentChart { kEnterprise, kOpen };
+
 struct ClearmlAgentOptions {
   AgentMode mode = AgentMode::kK8sGlue;
   std::string pool;  ///< "": every pool, in file order; else only this one
+  AgentChart chart = AgentChart::kEnterprise;
 };
 
 /// `config` must be valid with defaults applied.

@@ -20,6 +20,9 @@ struct ExportFinding {
   std::string message;  ///< what is lost or approximated, and how
   std::string hint;     ///< what to change so the export is faithful; may be empty
   std::string code;     ///< stable, kebab-case, e.g. mixed-queue; may be empty
+  /// kError: the engine will refuse work rescfg does (a starved queue), not
+  /// only approximate; still exit 1, since what is written is usable.
+  Severity severity = Severity::kWarning;
 };
 
 struct ExportResult {

@@ -65,6 +65,22 @@ ValueNode ValueNode::Bool(bool value) {
   return node;
 }
 
+ValueNode ValueNode::Int(int64_t value) {
+  ValueNode node;
+  node.kind_ = Kind::kInt;
+  node.text_ = std::to_string(value);
+  node.int_ = value;
+  return node;
+}
+
+ValueNode ValueNode::List() {
+  ValueNode node;
+  node.kind_ = Kind::kList;
+  return node;
+}
+
+ValueNode& ValueNode::Push(ValueNode value) { return Add("", std::move(value)); }
+
 ValueNode& ValueNode::Add(std::string key, ValueNode value) {
   members_.emplace_back(std::move(key), std::make_unique<ValueNode>(std::move(value)));
   return *members_.back().second;
@@ -74,7 +90,16 @@ void ValueNode::WriteInline(std::string* out) const {
   switch (kind_) {
     case Kind::kString: *out += YamlQuote(text_); return;
     case Kind::kNumber: *out += number_.ToString(); return;
-    case Kind::kBool: *out += text_; return;
+    case Kind::kBool:
+    case Kind::kInt: *out += text_; return;
+    case Kind::kList:
+      *out += '[';
+      for (size_t i = 0; i < members_.size(); ++i) {
+        if (i > 0) *out += ", ";
+        members_[i].second->WriteInline(out);
+      }
+      *out += ']';
+      return;
     case Kind::kMap: break;
   }
   *out += '{';
@@ -96,6 +121,16 @@ void ValueNode::WriteYaml(std::string* out, int indent) const {
       value.WriteYaml(out, indent + 2);
       continue;
     }
+    if (value.kind_ == Kind::kList && !value.members_.empty()) {
+      *out += '\n';
+      for (const auto& item : value.members_) {
+        out->append(static_cast<size_t>(indent + 2), ' ');
+        *out += "- ";
+        item.second->WriteInline(out);
+        *out += '\n';
+      }
+      continue;
+    }
     *out += ' ';
     value.WriteInline(out);
     *out += '\n';
@@ -107,6 +142,12 @@ void ValueNode::WriteJson(JsonWriter& json) const {
     case Kind::kString: json.String(text_); return;
     case Kind::kNumber: json.Amount(number_); return;
     case Kind::kBool: json.Bool(text_ == "true"); return;
+    case Kind::kInt: json.Int(int_); return;
+    case Kind::kList:
+      json.BeginArray();
+      for (const auto& item : members_) item.second->WriteJson(json);
+      json.EndArray();
+      return;
     case Kind::kMap: break;
   }
   json.BeginObject();

@@ -1,7 +1,9 @@
 /// Legal but probably unintended: fractional pools, decimals that were meant
 /// as fractions, things nothing uses, limits that let little through.
 
+#include <algorithm>
 #include <set>
+#include <utility>
 
 #include "validate/checks.h"
 
@@ -36,6 +38,35 @@ void CheckProfileWarnings(CheckContext& context, const std::set<std::string_view
       context.Warning("unused-profile", profile.name_mark, ProfilePath(profile),
                       "profile '" + profile.name + "' is used by no policy: no job can run with it",
                       "list it in a policy's profiles, or remove it");
+    }
+  }
+}
+
+/// A pool that gives fractions as MIG resources but maps no resource to the
+/// fractional allotment of a profile linked to it: the agent export cannot
+/// size those tasks (one warning per pool and fraction, naming the first
+/// such profile). Dynamic profiles size each task themselves: not checked.
+void CheckMigCoverage(CheckContext& context) {
+  std::set<std::pair<const Pool*, Ticks>> said;
+  for (const auto& profile : context.config().profiles) {
+    const Quantity allotment = profile.allotment;
+    if (profile.dynamic_parameter || allotment.is_zero() || allotment >= Quantity::Units(1)) continue;
+    for (const auto& link : profile.links) {
+      const Pool* pool = context.FindPool(link.pool);
+      if (pool == nullptr || !pool->gpu_fractions.mig) continue;
+      const auto& mig = pool->gpu_fractions.resources;  // ascending fraction
+      auto at = std::lower_bound(mig.begin(), mig.end(), allotment,
+                                 [](const GpuFractions::Mig& m, Quantity q) { return m.fraction < q; });
+      if (at != mig.end() && at->fraction == allotment) continue;
+      if (!said.insert({pool, allotment.ticks()}).second) continue;
+      const std::string fraction = "\"" + allotment.ToString() + "\"";
+      context.Warning("mig-fraction-unmapped", pool->gpu_fractions_mark.line ? pool->gpu_fractions_mark : pool->name_mark,
+                      PoolPath(*pool) + ".gpuFractions.mig",
+                      "pool '" + pool->name + "' gives fractions as MIG resources but maps none to " +
+                          allotment.ToString() + ", the allotment of profile '" + profile.name +
+                          "' linked to it: the agent export cannot size its tasks",
+                      "add " + fraction + ": RESOURCE (the MIG slice of that size on the pool's GPUs) to its "
+                      "gpuFractions.mig");
     }
   }
 }
@@ -84,6 +115,7 @@ void CheckWarnings(CheckContext& context) {
     }
   }
   CheckProfileWarnings(context, used);
+  CheckMigCoverage(context);
   for (const auto& policy : config.policies) {
     if (policy.profiles.empty()) {
       context.Warning("empty-policy", policy.profiles_mark.line ? policy.profiles_mark : policy.name_mark,

@@ -177,6 +177,43 @@ expect 2 "$RESCFG" export kueue --config "$EXAMPLE" --pool "H100 Half a Superpod
 contains err.txt "--pool and --mode apply to export clearml-agent, not kueue"
 expect 2 "$RESCFG" export kueue --config "$EXAMPLE" --mode daemon
 
+# A limit too low for one job of each queue in each of its pools: the
+# queue and pool Kueue never admits are each an error, still exit 1 with
+# the objects written.
+cat > starved.yaml <<'EOF'
+apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools:
+  - {name: H100, resources: 32}
+  - {name: T4, resources: 8}
+profiles:
+  - {name: 8xGPU, allotment: 8, links: [{pool: H100}]}
+  - {name: 1xGPU, allotment: 1, links: [{pool: T4, queue: t4-1}]}
+policies:
+  - {name: Tight, limit: 8, profiles: [{profile: 8xGPU, queue: tight-big}, {profile: 1xGPU, queue: tight-small}]}
+EOF
+expect 1 "$RESCFG" export kueue --config starved.yaml -o starved-out.yaml
+contains err.txt "rescfg: error: starved.yaml:10:26: kueue-starved-queue: policies[Tight].limit: the limit 8 of 'Tight', split over its pools, leaves 0 in 'T4', less than one job of its queue 'tight-small' (1)"
+contains starved-out.yaml "kind: ClusterQueue"
+expect 1 "$RESCFG" export kueue --config starved.yaml -f json
+[ "$(jq -c '[.findings[] | select(.code == "kueue-starved-queue") | [.severity, .accepted]]' out.txt)" = '[["error",false]]' ] ||
+  fail "starved finding as data: $(jq -c .findings out.txt)"
+sed -i 's/limit: 8,/limit: 9,/' starved.yaml
+expect 1 "$RESCFG" export kueue --config starved.yaml
+lacks err.txt "kueue-starved-queue"
+
+# --accept: the worked example's reviewed findings no longer make the exit 1.
+expect 0 "$RESCFG" export kueue --config "$EXAMPLE" -o accepted.yaml --accept \
+  kueue-split-reservation,kueue-execution-priority,kueue-policy-priority,kueue-fraction --accept kueue-fixed-allotment
+cmp -s accepted.yaml worked.yaml || fail "--accept changed the documents"
+[ "$(grep -c '^rescfg: note: .*(accepted)$' err.txt)" = 9 ] || fail "expected 9 notes: $(cat err.txt)"
+expect 1 "$RESCFG" export kueue --config "$EXAMPLE" --accept kueue-split-reservation
+[ "$(grep -c '^rescfg: warning: ' err.txt)" = 7 ] || fail "expected 7 warnings left: $(cat err.txt)"
+expect 2 "$RESCFG" export kueue --config "$EXAMPLE" --accept kueue-split-reservaton -o never.yaml
+contains err.txt "did you mean 'kueue-split-reservation'?"
+[ -e never.yaml ] && fail "an unknown --accept code still wrote the output"
+expect 2 "$RESCFG" export kueue --config "$EXAMPLE" --accept mixed-queue
+
 # --help teaches the targets.
 expect 0 "$RESCFG" export --help
 contains out.txt "kueue"
