@@ -55,8 +55,9 @@ std::optional<Config> LoadConfigForCommand(const std::string& path, int invalid_
 
 std::optional<std::string> ReadConfigSource(const std::string& path) {
   std::string error;
-  auto text = ReadWholeFile(path, &error, CurrentLimits().config_bytes);
-  if (!text) LogFindings({{"unreadable", Severity::kError, DisplayName(path), {}, "", error, ""}});
+  const char* code = kUnreadable;
+  auto text = ReadWholeFile(path, &error, CurrentLimits().config_bytes, &code);
+  if (!text) LogFindings({{code, Severity::kError, DisplayName(path), {}, "", error, LimitHint(code, "RESCFG_MAX_CONFIG_BYTES")}});
   return text;
 }
 

@@ -11,6 +11,7 @@
 #include <climits>
 #include <cstdlib>
 #include <optional>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "config/canonical.h"
@@ -20,6 +21,7 @@
 #include "input_limits.h"
 #include "output_file.h"
 #include "state/atomic_file.h"
+#include "state/state_store.h"
 #include "validate/validate.h"
 
 namespace rescfg::cmd {
@@ -34,9 +36,10 @@ struct Formatted {
 Formatted Format(const std::string& path) {
   Formatted result;
   std::string error;
-  auto text = ReadWholeFile(path, &error, CurrentLimits().config_bytes);
+  const char* code = kUnreadable;
+  auto text = ReadWholeFile(path, &error, CurrentLimits().config_bytes, &code);
   if (!text) {
-    LogFindings({{"unreadable", Severity::kError, DisplayName(path), {}, "", error, ""}});
+    LogFindings({{code, Severity::kError, DisplayName(path), {}, "", error, LimitHint(code, "RESCFG_MAX_CONFIG_BYTES")}});
     result.exit_code = kExitUnusable;
     return result;
   }
@@ -66,6 +69,27 @@ std::string RealPath(const std::string& path) {
   return ::realpath(path.c_str(), buffer) != nullptr ? std::string(buffer) : path;
 }
 
+/// -w replaces a file by renaming a new one over it: only a regular file
+/// outside any state directory can be rewritten so. A FIFO or a device
+/// would become a regular file (and reading it might never end).
+bool Rewritable(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    spdlog::error("-w cannot rewrite {}: it is {}, not a regular file; use 'rescfg fmt {} -o FILE' to write its "
+                  "canonical form elsewhere",
+                  path, S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device or socket",
+                  path);
+    return false;
+  }
+  if (std::string state = StateDirectoryHolding(path); !state.empty()) {
+    spdlog::error("-w cannot rewrite {}: it is inside the state directory '{}'; use 'rescfg reset' to write a "
+                  "revision out, and provision to change it",
+                  path, state);
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int RunFmt(const FmtOptions& options) {
@@ -83,6 +107,10 @@ int RunFmt(const FmtOptions& options) {
   for (const auto& path : options.files) {
     if (options.write && path == "-") {
       spdlog::error("-w cannot rewrite standard input; use 'rescfg fmt -' to print its canonical form");
+      exit_code = kExitUnusable;
+      continue;
+    }
+    if (options.write && !Rewritable(path)) {
       exit_code = kExitUnusable;
       continue;
     }

@@ -8,6 +8,9 @@
 #include <charconv>
 #include <iostream>
 #include <limits>
+#include <new>
+#include <stdexcept>
+#include <system_error>
 
 #include "command_line.h"
 #include "commands.h"
@@ -405,6 +408,21 @@ int main(int argc, char** argv) {
     } else {
       spdlog::error("{}", ParseErrorMessage(e.what(), command));
     }
+    return kExitUnusable;
+  } catch (const std::bad_alloc&) {
+    // The command boundary: whatever ran out of memory has unwound (an
+    // output file's temporary copy is removed); nothing was written to -o.
+    spdlog::error("out of memory{}; nothing was written (raise the memory limit, or give a smaller input)",
+                  command.empty() ? "" : " in '" + command + "'");
+    return kExitUnusable;
+  } catch (const std::length_error&) {
+    spdlog::error("out of memory{}: an input needs more than a string or array can hold; nothing was written",
+                  command.empty() ? "" : " in '" + command + "'");
+    return kExitUnusable;
+  } catch (const std::system_error& e) {
+    // A thread or a lock the system refused (too little memory for a stack).
+    spdlog::error("{}{}: {}; nothing was written", command.empty() ? "rescfg" : command,
+                  " could not get what it needs from the system", e.what());
     return kExitUnusable;
   }
   return exit_code;

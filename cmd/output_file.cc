@@ -8,6 +8,8 @@
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
+#include "state/state_store.h"
+
 namespace rescfg::cmd {
 
 OutputSink::~OutputSink() {
@@ -19,6 +21,15 @@ bool OutputSink::Open(const std::string& path) {
   if (path.empty() || path == "-") {
     kind_ = Kind::kStdout;
     return true;
+  }
+  // The state's files are written by provision alone, under its lock and
+  // verified: an output among them would corrupt the state for every
+  // later command.
+  if (std::string state = StateDirectoryHolding(path); !state.empty()) {
+    spdlog::error("refusing to write {}: it is inside the state directory '{}'; write the output elsewhere", path,
+                  state);
+    failed_ = true;
+    return false;
   }
   // A symbolic link is kept and its target written, as a shell's '>'
   // would: the temporary file goes beside the target. A link to nothing or

@@ -11,7 +11,8 @@ namespace rescfg::cmd {
 /// device or a pipe (/dev/null, a FIFO) as it is; any other path atomically
 /// (AtomicFileWriter: temporary file, fsync, rename; no setuid, setgid or
 /// sticky bit carried over). A symbolic link is kept and its target
-/// written; a directory, or a link to one or to nothing, is refused.
+/// written; a directory, or a link to one or to nothing, is refused, and so
+/// is any path inside a state directory (StateDirectoryHolding).
 /// Written piece by piece; failures are logged once.
 class OutputSink {
  public:

@@ -3,19 +3,53 @@
 
 #include <spdlog/spdlog.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "commands.h"
 #include "config/canonical.h"
 #include "config_source.h"
 #include "file_io.h"
 #include "output_file.h"
+#include "state/atomic_file.h"
 #include "state/history.h"
 #include "state/plan.h"
+#include "state/plan_key.h"
 #include "state/revision_check.h"
 #include "state/state_store.h"
 
 namespace rescfg::cmd {
+namespace {
+
+/// A state directory that does not exist yet is made (one level, as
+/// provision makes it) to hold the plan key; one whose parent does not
+/// exist is refused now rather than when the plan is applied.
+bool MakeStateDirectoryForPlan(const std::string& dir) {
+  if (PathExists(dir)) return true;
+  const std::string parent = DirectoryOf(dir);
+  struct stat st {};
+  if (::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    spdlog::error("no plan written: the state directory '{}' does not exist and neither does its parent '{}'; "
+                  "provision creates one level only: create '{}' first",
+                  dir, parent, parent);
+    return false;
+  }
+  if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+    spdlog::error("no plan written: cannot create the state directory '{}': {}", dir, std::strerror(errno));
+    return false;
+  }
+  std::string error;
+  if (!SyncDirectory(parent, &error)) {
+    spdlog::error("no plan written: {}", error);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 int RunPlan(const PlanOptions& options) {
   int exit_code = kExitOk;
@@ -32,8 +66,17 @@ int RunPlan(const PlanOptions& options) {
     return kExitFindings;
   }
   const std::string dir = StateDirOrDefault(options.state_dir);
+  if (!MakeStateDirectoryForPlan(dir)) return kExitUnusable;
   std::optional<StateStore> store;
   if (!OpenStateForChange(dir, /*write=*/false, options.lock_timeout_seconds, &store)) return kExitUnusable;
+  std::string error;
+  // The key that signs the plan lives in the state directory: made by the
+  // first plan, read by provision --plan.
+  auto key = PlanKey(dir, /*create=*/true, &error);
+  if (!key) {
+    spdlog::error("no plan written: {}", error);
+    return kExitUnusable;
+  }
 
   Plan plan;
   plan.canonical = WriteCanonical(*config);
@@ -43,7 +86,6 @@ int RunPlan(const PlanOptions& options) {
     spdlog::error("no plan written: {}; this is a bug in rescfg, please report it", problem);
     return kExitUnusable;
   }
-  std::string error;
   auto change = PlanChange(store ? &*store : nullptr, *config, plan.canonical, &error);
   if (!change) {
     spdlog::error("{}", error);
@@ -64,7 +106,7 @@ int RunPlan(const PlanOptions& options) {
   store.reset();  // the lock is not held while the plan is written
 
   const bool to_stdout = options.output == "-";
-  if (!WriteOutput(options.output, RenderPlan(plan))) return kExitUnusable;
+  if (!WriteOutput(options.output, RenderPlan(plan, *key))) return kExitUnusable;
   const std::string summary =
       plan.up_to_date()
           ? "Revision " + std::to_string(plan.base_revision) + " is up to date; the plan changes nothing.\n"

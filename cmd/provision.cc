@@ -16,7 +16,8 @@
 #include "file_io.h"
 #include "state/crash_point.h"
 #include "state/plan.h"
-#include "state/sha256.h"
+#include "state/plan_key.h"
+#include "state/digest.h"
 #include "state/state_store.h"
 
 namespace rescfg::cmd {
@@ -98,6 +99,14 @@ int Provision(const ProvisionOptions& options, const Proposal& proposal) {
     return kExitUnusable;
   }
   if (!change->base_warning.empty()) spdlog::warn("{}: {}", dir, change->base_warning);
+  // What is applied is what was reviewed: the diff of the carried
+  // configuration against the base, recomputed, must be the one shown.
+  if (proposal.plan) {
+    if (std::string why = PlanDisagreement(*proposal.plan, *change); !why.empty()) {
+      spdlog::error("not provisioned: the plan was edited: {}; the state is unchanged", why);
+      return kExitUnusable;
+    }
+  }
   // The diff goes out before anything is written: when standard output
   // cannot be written, nothing has happened yet.
   if (!Report(RenderDiffText(change->diff), &error)) {
@@ -157,8 +166,10 @@ int Provision(const ProvisionOptions& options, const Proposal& proposal) {
 std::optional<Proposal> FromPlan(const ProvisionOptions& options, Plan* plan, int* exit_code) {
   std::string error;
   auto text = ReadWholeFile(options.plan, &error);
+  std::optional<std::string> key;
+  if (text) key = PlanKey(StateDirOrDefault(options.state_dir), /*create=*/false, &error);
   std::optional<Plan> parsed;
-  if (text) parsed = ParsePlan(*text, &error);
+  if (key) parsed = ParsePlan(*text, *key, &error);
   if (!parsed) {
     spdlog::error("{}: unusable plan: {}", DisplayName(options.plan), error);
     *exit_code = kExitUnusable;

@@ -7,9 +7,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <utility>
 
 #include "commands.h"
 #include "config_source.h"
+#include "file_io.h"
 #include "output/simulate_output.h"
 #include "output_file.h"
 #include "simulate/plot.h"
@@ -81,6 +83,23 @@ void ProgressLine::Clear() {
   shown_ = false;
 }
 
+/// The picture must not overwrite the output or an input.
+bool PlotPathIsFree(const std::string& plot, const SimulateOptions& options) {
+  const std::pair<const char*, const std::string*> others[] = {
+      {"-o", &options.output},
+      {"--config", &options.config.config_file},
+      {"--trace", &options.trace.file},
+      {"--clearml-queues", &options.trace.clearml_queues},
+      {"--clearml-workers", &options.trace.clearml_workers}};
+  for (const auto& [flag, path] : others) {
+    if (SameFile(plot, *path)) {
+      spdlog::error("--plot {} is the same file as {} {}; give the picture a file of its own", plot, flag, *path);
+      return false;
+    }
+  }
+  return true;
+}
+
 int RunSimulate(const SimulateOptions& options) {
   std::optional<Micros> start, until;
   if (!ParseTimeOption("--start", options.start, &start) || !ParseTimeOption("--until", options.until, &until) ||
@@ -91,6 +110,7 @@ int RunSimulate(const SimulateOptions& options) {
     spdlog::error("--plot: a file name is needed, not nothing");
     return kExitUnusable;
   }
+  if (options.plot && !PlotPathIsFree(*options.plot, options)) return kExitUnusable;
   auto config = LoadConfigFrom(options.config);
   if (!config) return kExitUnusable;
   auto jobs = LoadJobsFrom(options.trace, *config);

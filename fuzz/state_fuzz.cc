@@ -37,14 +37,18 @@ void CheckHistory(std::string_view text) {
   }
 }
 
+/// The plan key the corpus's plans are signed with (a state's plan-key file
+/// holding 64 zeros); any edit of a plan must fail its signature.
+constexpr std::string_view kPlanKey = "0000000000000000000000000000000000000000000000000000000000000000";
+
 void CheckPlan(std::string_view text) {
   std::string error;
-  auto plan = rescfg::ParsePlan(text, &error);
+  auto plan = rescfg::ParsePlan(text, kPlanKey, &error);
   if (!plan) {
     if (error.empty()) std::abort();  // a refusal says why
     return;
   }
-  auto again = rescfg::ParsePlan(rescfg::RenderPlan(*plan), &error);
+  auto again = rescfg::ParsePlan(rescfg::RenderPlan(*plan, kPlanKey), kPlanKey, &error);
   if (!again || again->source != plan->source || again->canonical != plan->canonical ||
       again->base_revision != plan->base_revision || again->base_sha256 != plan->base_sha256 ||
       again->revision != plan->revision || again->message != plan->message) {

@@ -1,8 +1,15 @@
 #include "input_limits.h"
 
 #include <cstdlib>
+#include <string_view>
+
+#include "file_io.h"
 
 namespace rescfg {
+
+std::string LimitHint(const char* code, const char* variable) {
+  return std::string_view(code) == kTooLarge ? std::string("give a smaller file, or raise ") + variable : "";
+}
 
 Limits& CurrentLimits() {
   static Limits limits;
@@ -14,7 +21,8 @@ std::string ApplyLimitsFromEnvironment() {
   static const Variable kVariables[] = {
       {"RESCFG_MAX_CONFIG_BYTES", &Limits::config_bytes}, {"RESCFG_MAX_CONFIG_NODES", &Limits::config_nodes},
       {"RESCFG_MAX_JOBS_BYTES", &Limits::jobs_bytes},     {"RESCFG_MAX_JOBS", &Limits::jobs_entries},
-      {"RESCFG_MAX_NAME_LENGTH", &Limits::name_length},
+      {"RESCFG_MAX_NAME_LENGTH", &Limits::name_length},   {"RESCFG_MAX_QUEUES_BYTES", &Limits::queues_bytes},
+      {"RESCFG_MAX_WORKERS_BYTES", &Limits::workers_bytes},
   };
   for (const Variable& v : kVariables) {
     const char* text = std::getenv(v.name);

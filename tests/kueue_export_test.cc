@@ -16,6 +16,7 @@
 #include "export/kueue_quota.h"
 #include "export/kueue_requests.h"
 #include "export/kueue_rules.h"
+#include "state/digest.h"
 #include "validate/validate.h"
 
 #include "support/kueue_export.h"
@@ -184,18 +185,39 @@ policies:
   EXPECT_NE(r.errors[3].hint.find("kubernetes.cohort"), std::string::npos);
 }
 
-TEST(KueueExport, LongNamesAreCutTo63AndCollideWhenTheyShareThosePrefixes) {
+TEST(KueueExport, LongNamesThatTheCutMakesOneGetAStableHashSuffix) {
   const std::string long_a = std::string(70, 'a') + "1", long_b = std::string(70, 'a') + "2";
-  ExportResult r = ExportKueue(Valid("pools:\n  - {name: " + long_a + ", resources: 8}\n  - {name: " + long_b +
-                                     ", resources: 8}\nprofiles:\n  - {name: p, allotment: 1, links: [{pool: " + long_a +
-                                     "}]}\npolicies:\n  - {name: t, profiles: [p]}\n"),
-                               "c.yaml");
-  EXPECT_EQ(Errors(r), (std::vector<std::string>{"kueue-name-collision 5 pools[" + long_b + "].name"}));
-  Made m = Make(Valid("pools:\n  - {name: " + long_a + ", resources: 8}\nprofiles:\n  - {name: p, allotment: 1, "
-                      "links: [{pool: " + long_a + "}]}\npolicies:\n  - {name: t, profiles: [p]}\n"));
-  ASSERT_TRUE(m.errors.empty());
-  EXPECT_EQ(m.objects.flavors[0].meta.name, std::string(63, 'a'));
+  auto config = [&](const std::string& first, const std::string& second) {
+    return Valid("pools:\n  - {name: " + first + ", resources: 8}\n  - {name: " + second +
+                 ", resources: 8}\nprofiles:\n  - {name: p, allotment: 1, links: [{pool: " + long_a + "}, {pool: " +
+                 long_b + "}]}\npolicies:\n  - {name: t, profiles: [p]}\n");
+  };
+  Made m = Make(config(long_a, long_b));
+  ASSERT_TRUE(m.errors.empty()) << m.errors[0].message;
+  const std::string a = std::string(54, 'a') + "-" + Sha256Hex(long_a).substr(0, 8);
+  const std::string b = std::string(54, 'a') + "-" + Sha256Hex(long_b).substr(0, 8);
+  EXPECT_EQ(m.objects.flavors[0].meta.name, a);
+  EXPECT_EQ(m.objects.flavors[1].meta.name, b);
   EXPECT_TRUE(KueueRuleViolations(m.objects).empty());
+  // Stable: the suffix depends on the name, not on its place.
+  Made swapped = Make(config(long_b, long_a));
+  ASSERT_TRUE(swapped.errors.empty());
+  EXPECT_EQ(swapped.objects.flavors[0].meta.name, b);
+  EXPECT_EQ(swapped.objects.flavors[1].meta.name, a);
+  // A long name alone is only cut.
+  Made one = Make(Valid("pools:\n  - {name: " + long_a + ", resources: 8}\nprofiles:\n  - {name: p, allotment: 1, "
+                        "links: [{pool: " + long_a + "}]}\npolicies:\n  - {name: t, profiles: [p]}\n"));
+  ASSERT_TRUE(one.errors.empty());
+  EXPECT_EQ(one.objects.flavors[0].meta.name, std::string(63, 'a'));
+  // Long policy queues the cut makes one: suffixed too, and the export is whole.
+  const std::string qa = std::string(64, 'q') + "-a", qb = std::string(64, 'q') + "-b";
+  ExportResult queues = ExportKueue(Valid("pools:\n  - {name: g, resources: 8}\nprofiles:\n  - {name: p, allotment: 1, "
+                                          "links: [{pool: g}]}\n  - {name: r, allotment: 2, links: [{pool: g}]}\n"
+                                          "policies:\n  - {name: t, profiles: [{profile: p, queue: " + qa +
+                                          "}, {profile: r, queue: " + qb + "}]}\n"),
+                                    "c.yaml");
+  EXPECT_TRUE(Errors(queues).empty());
+  EXPECT_NE(queues.text.find(std::string(54, 'q') + "-" + Sha256Hex(qa).substr(0, 8)), std::string::npos);
 }
 
 TEST(KueueExport, ANameWithoutLettersOrDigitsCannotBeExported) {

@@ -10,7 +10,7 @@
 #include "output/text_table.h"
 #include "state/atomic_file.h"
 #include "state/lockfile.h"
-#include "state/sha256.h"
+#include "state/digest.h"
 #include "state/revision_check.h"
 #include "state/state_file.h"
 #include "state/state_store.h"

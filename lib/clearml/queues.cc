@@ -154,12 +154,13 @@ QueueList ReadQueuesText(std::string text, const std::string& file) {
 
 QueueList ReadQueuesFile(const std::string& path) {
   std::string error;
-  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes);
+  const char* code = kUnreadable;
+  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().queues_bytes, &code);
   if (!text) {
     QueueList list;
     list.file = DisplayName(path);
     list.unusable = true;
-    list.findings.push_back({"unreadable", Severity::kError, list.file, {}, "", error, ""});
+    list.findings.push_back({code, Severity::kError, list.file, {}, "", error, LimitHint(code, "RESCFG_MAX_QUEUES_BYTES")});
     return list;
   }
   return ReadQueuesText(std::move(*text), DisplayName(path));

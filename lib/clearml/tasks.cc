@@ -368,14 +368,16 @@ LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const
 LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& ready,
                                 const std::vector<std::string>& param_paths, const Config* resolve_against) {
   std::string error;
-  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes);
+  const char* code = kUnreadable;
+  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes, &code);
   LoadedJobs result;
   if (!text) {
     result.file = DisplayName(path);
     result.unusable = true;
-    result.findings.push_back({"unreadable", Severity::kError, result.file, {}, "", error, ""});
+    result.findings.push_back({code, Severity::kError, result.file, {}, "", error, LimitHint(code, "RESCFG_MAX_JOBS_BYTES")});
     return result;
   }
+  json::LoneCarriageReturnsToNewlines(&*text);  // CR-only line endings are line endings
   result = LoadClearmlTasksText(std::move(*text), DisplayName(path), ready, param_paths, resolve_against);
   const size_t tasks = result.resolved ? result.resolved->outcomes.size() : result.entries.size();
   if (tasks > CurrentLimits().jobs_entries) {

@@ -105,12 +105,13 @@ WorkerList ReadWorkersText(std::string text, const std::string& file) {
 
 WorkerList ReadWorkersFile(const std::string& path) {
   std::string error;
-  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes);
+  const char* code = kUnreadable;
+  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().workers_bytes, &code);
   if (!text) {
     WorkerList list;
     list.file = DisplayName(path);
     list.unusable = true;
-    list.findings.push_back({"unreadable", Severity::kError, list.file, {}, "", error, ""});
+    list.findings.push_back({code, Severity::kError, list.file, {}, "", error, LimitHint(code, "RESCFG_MAX_WORKERS_BYTES")});
     return list;
   }
   return ReadWorkersText(std::move(*text), DisplayName(path));

@@ -584,12 +584,13 @@ LoadedConfig LoadConfigText(std::string_view text, const std::string& file) {
 
 LoadedConfig LoadConfigFile(const std::string& path) {
   std::string error;
-  auto text = ReadWholeFile(path, &error, CurrentLimits().config_bytes);
+  const char* code = kUnreadable;
+  auto text = ReadWholeFile(path, &error, CurrentLimits().config_bytes, &code);
   if (!text) {
     LoadedConfig result;
     result.file = DisplayName(path);
     result.unusable = true;
-    result.findings.push_back({"unreadable", Severity::kError, result.file, {}, "", error, ""});
+    result.findings.push_back({code, Severity::kError, result.file, {}, "", error, LimitHint(code, "RESCFG_MAX_CONFIG_BYTES")});
     return result;
   }
   return LoadConfigText(*text, DisplayName(path));

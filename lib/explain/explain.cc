@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "edit_distance.h"
 #include "jobs/resolve.h"
@@ -132,8 +133,9 @@ std::string VerdictText(Verdict v) {
 
 class Explainer {
  public:
-  Explainer(const Config& config, const ScheduleReport& report, const ResolvedJobs& resolved, size_t max_ahead)
-      : config_(config), report_(report), resolved_(resolved), max_ahead_(max_ahead) {}
+  Explainer(const Config& config, const std::vector<JobEntry>& entries, const ScheduleReport& report,
+            const ResolvedJobs& resolved, size_t max_ahead)
+      : config_(config), entries_(entries), report_(report), resolved_(resolved), max_ahead_(max_ahead) {}
 
   void Explain(uint32_t job, Explanation* e) {
     SchedulingInput input = resolved_.input;
@@ -209,6 +211,21 @@ class Explainer {
 
   std::string Id(uint32_t k) const { return report_.jobs[resolved_.queued_outcome[k]].id.value_or("?"); }
 
+  /// Why `ahead` came before `job` in queue order: the listing of a
+  /// ClearML queue's entries (SPEC §3.1), which comes before any time, or
+  /// the times and the file.
+  std::string QueueOrderDetail(uint32_t ahead, uint32_t job) const {
+    const JobEntry& k = entries_[resolved_.queued_outcome[ahead]];
+    const JobEntry& j = entries_[resolved_.queued_outcome[job]];
+    if (k.queue_rank == 0) {
+      return "earlier in queue order (enqueued earlier, or earlier in the file without a time)";
+    }
+    return "listed at place " + std::to_string(k.queue_rank) + " in the entries of ClearML queue '" +
+           std::string(k.queue.value_or("?")) + "' (--clearml-queues), which order a queue before any time; " +
+           (j.queue_rank > 0 ? "it is listed at place " + std::to_string(j.queue_rank)
+                             : std::string("it is not listed there"));
+  }
+
   AheadJob Ahead(Replay& replay, uint32_t job, const Placement& p) {
     const ScheduleContext& ctx = replay.ctx();
     const QueuedJob& j = replay.Job(job);
@@ -237,7 +254,7 @@ class Explainer {
                    std::to_string(jp + 1) + " in profile " + config_.profiles[j.profile].name + "'s";
       } else if (k.queue_order != j.queue_order) {
         a.rule = AheadRule::kQueueOrder;
-        a.detail = "earlier in queue order (enqueued earlier, or earlier in the file without a time)";
+        a.detail = QueueOrderDetail(p.job, job);
       } else {
         a.rule = AheadRule::kFilePosition;
         a.detail = "a tie, broken by position in the file";
@@ -265,6 +282,7 @@ class Explainer {
   }
 
   const Config& config_;
+  const std::vector<JobEntry>& entries_;
   const ScheduleReport& report_;
   const ResolvedJobs& resolved_;
   size_t max_ahead_;
@@ -274,7 +292,15 @@ class Explainer {
 
 std::optional<Explanation> ExplainJob(const Config& config, const std::vector<JobEntry>& entries,
                                       std::string_view job, size_t max_ahead, std::string* error) {
-  const ScheduleReport report = BuildSchedule(config, entries);
+  // One resolution serves both the report and the replay: the replay keeps
+  // only the scheduling input, so the outcomes are held once.
+  ResolvedJobs resolved = ResolveJobs(config, entries);
+  ResolvedJobs replayed;
+  replayed.input = resolved.input;
+  replayed.queued_outcome = resolved.queued_outcome;
+  LoadedJobs loaded;
+  loaded.resolved = std::make_shared<ResolvedJobs>(std::move(resolved));
+  const ScheduleReport report = BuildSchedule(config, std::move(loaded));
   size_t index = report.jobs.size();
   for (size_t i = 0; i < report.jobs.size(); ++i) {
     if (report.jobs[i].id == job) {
@@ -314,10 +340,9 @@ std::optional<Explanation> ExplainJob(const Config& config, const std::vector<Jo
     size_t at = e.message.find("parameter ");
     if (at != std::string::npos) e.need_note = e.message.substr(at);
   }
-  ResolvedJobs resolved = ResolveJobs(config, entries);
   uint32_t queued = 0;
-  while (queued < resolved.queued_outcome.size() && resolved.queued_outcome[queued] != index) ++queued;
-  Explainer(config, report, resolved, max_ahead).Explain(queued, &e);
+  while (queued < replayed.queued_outcome.size() && replayed.queued_outcome[queued] != index) ++queued;
+  Explainer(config, entries, report, replayed, max_ahead).Explain(queued, &e);
   return e;
 }
 

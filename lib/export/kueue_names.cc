@@ -1,8 +1,10 @@
 #include "export/kueue_names.h"
 
 #include <map>
+#include <set>
 
 #include "config/k8s_names.h"
+#include "state/digest.h"
 
 namespace rescfg {
 namespace {
@@ -20,10 +22,24 @@ class Kind {
   Kind(const char* kind, const std::string& file, std::vector<Finding>* errors)
       : kind_(kind), file_(file), errors_(errors) {}
 
+  /// Names of this kind that the cut to 63 characters makes one: each of
+  /// them gets a suffix instead (Suffixed), whatever the order of the names.
+  void PlanCuts(const std::vector<std::string>& names) {
+    std::map<std::string, std::set<std::string>> cut;  // label -> the distinct cut names it comes from
+    for (const std::string& name : names) {
+      std::string dns = Dns1123Label(name);
+      // Cut when one more character would not change it.
+      if (!dns.empty() && Dns1123Label(name + "x") == dns) cut[dns].insert(name);
+    }
+    for (auto& [dns, from] : cut) {
+      if (from.size() > 1) suffixed_.insert(from.begin(), from.end());
+    }
+  }
+
   /// The DNS-1123 form of `name` for `owner`; reports it when there is none
   /// or when another owner has it already.
   std::string Take(const std::string& name, const Owner& owner, const std::string& hint = "") {
-    std::string dns = Dns1123Label(name);
+    std::string dns = suffixed_.count(name) ? Suffixed(name) : Dns1123Label(name);
     if (dns.empty()) {
       errors_->push_back({"kueue-bad-name", Severity::kError, file_, owner.mark, owner.path,
                           "'" + name + "' has no ASCII letter or digit to make the Kueue " + kind_ + " name of " +
@@ -50,10 +66,19 @@ class Kind {
   }
 
  private:
+  /// A cut name made unique and stable: its first 54 characters and 8 hex
+  /// digits of the sha256 of the whole name ("very-long-...-name-1a2b3c4d").
+  static std::string Suffixed(const std::string& name) {
+    std::string dns = Dns1123Label(name).substr(0, 63 - 9);
+    while (!dns.empty() && dns.back() == '-') dns.pop_back();
+    return dns + "-" + Sha256Hex(name).substr(0, 8);
+  }
+
   const char* kind_;
   const std::string& file_;
   std::vector<Finding>* errors_;
   std::map<std::string, Owner> taken_;
+  std::set<std::string> suffixed_;
 };
 
 std::string Quoted(const std::string& s) { return "'" + s + "'"; }
@@ -81,6 +106,18 @@ KueueNames NameKueueObjects(const Config& config, const std::string& file, std::
   } else {
     names.shared.push_back(names.root);
   }
+
+  std::vector<std::string> pool_names, policy_names, queue_names;
+  for (const Pool& pool : config.pools) pool_names.push_back(pool.name);
+  for (const Policy& policy : config.policies) {
+    policy_names.push_back(policy.name);
+    for (const PolicyProfile& entry : policy.profiles) {
+      queue_names.push_back(entry.queue.value_or(DefaultPolicyQueue(policy.name, entry.profile)));
+    }
+  }
+  flavors.PlanCuts(pool_names);
+  cohorts.PlanCuts(policy_names);
+  queues.PlanCuts(queue_names);
 
   for (const Pool& pool : config.pools) {
     names.flavors.push_back(flavors.Take(pool.name, {"pool " + Quoted(pool.name), "pools[" + pool.name + "].name",

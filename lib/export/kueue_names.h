@@ -10,9 +10,14 @@
 ///   configuration   -> the root Cohort       kubernetes.cohort
 ///                      and, beyond 64 pools, Cohorts <root>-pools-1, -2, ...
 ///
+/// Names of one kind that become one only because the label is cut to 63
+/// characters each get, instead, their first 54 characters, '-' and 8 hex
+/// digits of the sha256 of the whole name: unique, and stable (the suffix
+/// depends on the name only).
+///
 /// Codes (errors: the configuration cannot be exported, exit 2):
 /// kueue-bad-name (a name without an ASCII letter or digit),
-/// kueue-name-collision (two names that become one).
+/// kueue-name-collision (two names that become one other than by the cut).
 
 #include <string>
 #include <vector>

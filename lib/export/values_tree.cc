@@ -33,6 +33,16 @@ bool IsPlainKey(std::string_view key) {
   return !IsReservedWord(key);
 }
 
+/// YAML allows an implicit key of at most 1024 characters: a longer one
+/// (a long queue name, quoted with escapes) is written as an explicit key,
+/// "? KEY" on a line of its own (in flow: "? KEY :"). Followed by ':' and
+/// the value, as an implicit key is.
+std::string KeyBefore(std::string_view key, int indent, bool flow) {
+  std::string written = YamlKey(key);
+  if (written.size() <= 1024) return written;
+  return "? " + written + (flow ? " " : "\n" + std::string(static_cast<size_t>(indent), ' '));
+}
+
 }  // namespace
 
 std::string YamlKey(std::string_view key) { return IsPlainKey(key) ? std::string(key) : YamlQuote(key); }
@@ -105,7 +115,7 @@ void ValueNode::WriteInline(std::string* out) const {
   *out += '{';
   for (size_t i = 0; i < members_.size(); ++i) {
     if (i > 0) *out += ", ";
-    *out += YamlKey(members_[i].first) + ": ";
+    *out += KeyBefore(members_[i].first, 0, /*flow=*/true) + ": ";
     members_[i].second->WriteInline(out);
   }
   *out += '}';
@@ -115,7 +125,7 @@ void ValueNode::WriteYaml(std::string* out, int indent) const {
   for (const auto& [key, member] : members_) {
     const ValueNode& value = *member;
     out->append(static_cast<size_t>(indent), ' ');
-    *out += YamlKey(key) + ":";
+    *out += KeyBefore(key, indent, /*flow=*/false) + ":";
     if (value.kind_ == Kind::kMap && !value.flow_ && !value.members_.empty()) {
       *out += '\n';
       value.WriteYaml(out, indent + 2);

@@ -30,10 +30,12 @@ std::string Escape(const std::string& s, std::string_view special, const char* c
   return out;
 }
 
-/// Mermaid labels are double-quoted; quotes and markup become entities.
+/// Mermaid labels are double-quoted; quotes and markup become entities,
+/// and so does '%': Mermaid reads "%%{init: ...}%%" anywhere in the text
+/// as a directive (and "%%" as a comment), even inside a label.
 std::string MermaidText(const std::string& s) {
-  static constexpr const char* kEntities[] = {"#quot;", "#lt;", "#gt;", "#35;", "#amp;"};
-  return Escape(s, "\"<>#&", kEntities);
+  static constexpr const char* kEntities[] = {"#quot;", "#lt;", "#gt;", "#35;", "#amp;", "#37;"};
+  return Escape(s, "\"<>#&%", kEntities);
 }
 
 /// A node's text: its title, facts, and its rows as one list line (the

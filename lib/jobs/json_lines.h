@@ -33,6 +33,16 @@ inline size_t CountLines(std::string_view text) {
   return lines;
 }
 
+/// Turns each carriage return not followed by a line feed into a line
+/// feed, so that a file with old Mac (CR-only) line endings reads as lines.
+/// JSON allows a raw CR only as white space, so no valid line changes.
+inline void LoneCarriageReturnsToNewlines(std::string* text) {
+  char* const end = text->data() + text->size();
+  for (char* p = text->data(); (p = static_cast<char*>(std::memchr(p, '\r', end - p))) != nullptr; ++p) {
+    if (p + 1 == end || p[1] != '\n') *p = '\n';
+  }
+}
+
 inline bool IsBlank(std::string_view line) {
   for (char c : line) {
     if (c != ' ' && c != '\t' && c != '\r') return false;

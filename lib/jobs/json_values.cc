@@ -53,6 +53,52 @@ std::string SyntaxMessage(error_code error) {
   }
 }
 
+namespace {
+
+/// Length of the valid UTF-8 sequence at `s[i]`, 0 when it is not one.
+size_t Utf8Length(std::string_view s, size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  size_t n = b < 0x80 ? 1 : (b >> 5) == 6 && b >= 0xC2 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 && b <= 0xF4 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  }
+  const auto c1 = static_cast<unsigned char>(s[i + 1 < s.size() ? i + 1 : i]);
+  if ((b == 0xE0 && c1 < 0xA0) || (b == 0xED && c1 > 0x9F) || (b == 0xF0 && c1 < 0x90) || (b == 0xF4 && c1 > 0x8F)) {
+    return 0;  // overlong, surrogate, or past U+10FFFF
+  }
+  return n;
+}
+
+}  // namespace
+
+size_t ErrorColumn(std::string_view line, error_code error, const char* at) {
+  if (at != nullptr && at >= line.data() && at < line.data() + line.size()) return size_t(at - line.data()) + 1;
+  size_t open_quote = std::string_view::npos;
+  for (size_t i = 0; i < line.size();) {
+    const size_t n = Utf8Length(line, i);
+    if (n == 0) return i + 1;
+    if (error == simdjson::UTF8_ERROR) {
+      i += n;
+      continue;
+    }
+    const char c = line[i];
+    if (open_quote != std::string_view::npos) {
+      if (static_cast<unsigned char>(c) < 0x20) return i + 1;
+      if (c == '\\') {
+        i += 2;
+        continue;
+      }
+      if (c == '"') open_quote = std::string_view::npos;
+    } else if (c == '"') {
+      open_quote = i;
+    }
+    i += n;
+  }
+  if (open_quote != std::string_view::npos) return open_quote + 1;
+  return TrimTrailingSpace(line).size() + 1;
+}
+
 error_code NumberText(od::value value, std::string_view* text) {
   *text = TrimTrailingSpace(value.raw_json_token());
   return IsJsonNumber(*text) ? simdjson::SUCCESS : simdjson::NUMBER_ERROR;

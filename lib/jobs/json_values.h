@@ -28,6 +28,13 @@ bool IsJsonNumber(std::string_view s);
 /// "not valid JSON: a string is not closed" and the like.
 std::string SyntaxMessage(error_code error);
 
+/// The 1-based column of a syntax error in one line of JSON: where the
+/// parser stopped (`at`, when it knows), else found by a scan: the first
+/// byte that is not UTF-8, the control character inside a string, the
+/// opening quote of a string never closed, or just past the line's end
+/// (something is not closed).
+size_t ErrorColumn(std::string_view line, error_code error, const char* at);
+
 /// One member of an object being iterated: its unescaped key (valid until
 /// the next key is read) and its value.
 inline error_code ReadMember(simdjson::simdjson_result<od::field> member, std::string_view* key, od::value* value) {

@@ -113,6 +113,7 @@ void JsonLinesReader::ReadLine(json::ParseSpan line, JobEntry* entry) {
   od::document doc;
   od::json_type type;
   error_code error = parser_.iterate(line.text.data(), line.text.size(), line.capacity).get(doc);
+  const bool iterated = !error;  // else `doc` is no document to ask where it stopped
   if (!error) error = doc.type().get(type);
   if (!error && type != od::json_type::object) {
     entry->invalid = prefix() + "not a JSON object: " + Excerpt(line.text);
@@ -131,11 +132,15 @@ void JsonLinesReader::ReadLine(json::ParseSpan line, JobEntry* entry) {
   // After the object only whitespace may follow.
   if (!error && !doc.current_location().error()) error = simdjson::TRAILING_CONTENT;
   if (error) {
+    const char* at = nullptr;
+    if (!iterated || doc.current_location().get(at)) at = nullptr;
+    const size_t column = json::ErrorColumn(line.text, error, at);
     JobEntry fresh;
     fresh.entry = entry->entry;
-    fresh.mark = entry->mark;
+    fresh.mark = {entry->mark.line, static_cast<int>(column)};
     *entry = std::move(fresh);
-    entry->invalid = prefix() + json::SyntaxMessage(error);
+    entry->invalid = "line " + std::to_string(entry->mark.line) + ", column " + std::to_string(column) + ": " +
+                     json::SyntaxMessage(error);
     return;
   }
   capture_.Collect(&entry->params, arena_);

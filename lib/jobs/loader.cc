@@ -6,6 +6,7 @@
 
 #include "file_io.h"
 #include "input_limits.h"
+#include "jobs/json_lines.h"
 #include "jobs/jsonl_jobs.h"
 #include "jobs/params.h"
 #include "jobs/resolved_jobs.h"
@@ -36,6 +37,7 @@ LoadedJobs Load(std::string_view text, std::string* owned, JobsFormat format, co
     } else {
       result.text->source.assign(text);
     }
+    json::LoneCarriageReturnsToNewlines(&result.text->source);
     if (resolve_against != nullptr) {
       result.resolved = std::make_shared<ResolvedJobs>(
           ReadAndResolveJsonLines(result.text->source, query, *resolve_against, &result));
@@ -79,16 +81,21 @@ LoadedJobs LoadJobsText(std::string_view text, JobsFormat format, const std::str
 LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> format,
                         const std::vector<std::string>& param_paths, const Config* resolve_against) {
   std::string error;
-  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes);
+  const char* code = kUnreadable;
+  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes, &code);
   if (!text) {
     LoadedJobs result;
     result.file = DisplayName(path);
     result.unusable = true;
-    result.findings.push_back({"unreadable", Severity::kError, result.file, {}, "", error, ""});
+    result.findings.push_back({code, Severity::kError, result.file, {}, "", error, LimitHint(code, "RESCFG_MAX_JOBS_BYTES")});
     return result;
   }
-  // A pipe has no name to tell its format by: its content does.
+  // A pipe has no name to tell its format by: its content does. A file of
+  // nothing but blanks is an empty list in any format (/dev/null as an
+  // empty .jsonl); standard input keeps its format's reading (an empty
+  // YAML stream is no JobList).
   JobsFormat chosen = format ? *format : path == "-" ? SniffJobsFormat(*text) : JobsFormatForPath(path);
+  if (path != "-" && text->find_first_not_of(" \t\r\n") == std::string::npos) chosen = JobsFormat::kJsonLines;
   LoadedJobs result = Load(*text, &*text, chosen, DisplayName(path), param_paths, resolve_against);
   const size_t entries = result.resolved ? result.resolved->outcomes.size() : result.entries.size();
   if (entries > CurrentLimits().jobs_entries) {

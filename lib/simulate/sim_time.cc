@@ -53,6 +53,14 @@ std::optional<Micros> ParseSimTime(std::string_view text, std::string* error) {
              " fractional digits; times are exact to the microsecond (at most 6)";
     return std::nullopt;
   }
+  // An offset can carry a time written in year 0000 or 9999 out of what
+  // RFC 3339 can write in UTC, and every time prints in UTC.
+  constexpr int64_t kFirstSecond = -62167219200;  // 0000-01-01T00:00:00Z
+  constexpr int64_t kLastSecond = 253402300799;   // 9999-12-31T23:59:59Z
+  if (t->seconds < kFirstSecond || t->seconds > kLastSecond) {
+    *error = "'" + std::string(text.substr(0, 40)) + "' is outside the years 0000 to 9999 in UTC";
+    return std::nullopt;
+  }
   return t->seconds * kMicrosPerSecond + t->nanos / 1000;
 }
 

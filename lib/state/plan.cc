@@ -5,13 +5,15 @@
 #include "output/json_writer.h"
 #include "state/history.h"
 #include "state/revision_check.h"
-#include "state/sha256.h"
+#include "state/digest.h"
 #include "state/state_store.h"
 
 namespace rescfg {
 namespace {
 
-constexpr std::string_view kChecksumKey = "\n  \"checksum\": \"";
+constexpr std::string_view kSignatureKey = "\n  \"signature\": \"";
+/// The last member of the plans of earlier versions: a sha256 anyone can recompute.
+constexpr std::string_view kOldChecksumKey = "\n  \"checksum\": \"";
 constexpr std::string_view kEnd = "\"\n}\n";
 
 /// Reads `key` of `object` as a string; false (with `error` naming the
@@ -38,7 +40,7 @@ bool GetCount(simdjson::dom::element object, const char* key, long* out, std::st
 
 }  // namespace
 
-std::string RenderPlan(const Plan& plan) {
+std::string RenderPlan(const Plan& plan, std::string_view key) {
   JsonWriter json(2);
   json.BeginObject()
       .Field("apiVersion", "rescfg/v1")
@@ -66,16 +68,16 @@ std::string RenderPlan(const Plan& plan) {
       .Field("source", plan.source)
       .EndObject();
   json.EndObject();
-  // The object ends "\n}": the checksum becomes its last member.
+  // The object ends "\n}": the signature becomes its last member.
   std::string body = json.str();
   body.resize(body.size() - 2);
   body += ",\n";
-  return body + std::string(kChecksumKey.substr(1)) + Sha256Hex(body) + std::string(kEnd);
+  return body + std::string(kSignatureKey.substr(1)) + HmacSha256Hex(key, body) + std::string(kEnd);
 }
 
-std::optional<Plan> ParsePlan(std::string_view text, std::string* error) {
-  const size_t at = text.rfind(kChecksumKey);
-  const bool framed = at != std::string_view::npos && text.size() == at + kChecksumKey.size() + 64 + kEnd.size() &&
+std::optional<Plan> ParsePlan(std::string_view text, std::string_view key, std::string* error) {
+  const size_t at = text.rfind(kSignatureKey);
+  const bool framed = at != std::string_view::npos && text.size() == at + kSignatureKey.size() + 64 + kEnd.size() &&
                       text.substr(text.size() - kEnd.size()) == kEnd;
   simdjson::dom::parser parser;
   simdjson::dom::element root;
@@ -91,13 +93,16 @@ std::optional<Plan> ParsePlan(std::string_view text, std::string* error) {
     return std::nullopt;
   }
   if (!framed) {
-    *error = "damaged: its last member is not the checksum line";
+    *error = text.rfind(kOldChecksumKey) != std::string_view::npos
+                 ? "a plan of an earlier rescfg, without a signature; make a new plan"
+                 : "damaged: its last member is not the signature line";
     return std::nullopt;
   }
   const std::string_view body = text.substr(0, at + 1);
-  const std::string_view checksum = text.substr(at + kChecksumKey.size(), 64);
-  if (!IsSha256Hex(checksum) || Sha256Hex(body) != checksum) {
-    *error = "damaged or edited: its checksum does not match its content";
+  const std::string_view signature = text.substr(at + kSignatureKey.size(), 64);
+  if (!DigestsEqual(HmacSha256Hex(key, body), signature)) {
+    *error = "edited, damaged or made against another state directory: its signature does not match its content "
+             "under this state's plan key";
     return std::nullopt;
   }
   Plan plan;
@@ -136,6 +141,25 @@ std::optional<Plan> ParsePlan(std::string_view text, std::string* error) {
     return std::nullopt;
   }
   return plan;
+}
+
+std::string PlanDisagreement(const Plan& plan, const PlannedChange& change) {
+  const long revision = change.up_to_date ? change.base_revision : change.base_revision + 1;
+  const auto changes = static_cast<long>(change.diff.changes.size());
+  if (change.base_revision != plan.base_revision || change.base_sha256 != plan.base_sha256) {
+    return "the plan's base is revision " + std::to_string(plan.base_revision) + ", the state's is revision " +
+           std::to_string(change.base_revision);
+  }
+  if (revision != plan.revision) {
+    return "the plan says it makes revision " + std::to_string(plan.revision) + ", its configuration makes revision " +
+           std::to_string(revision);
+  }
+  if (changes != plan.changes) {
+    return "the plan shows " + std::to_string(plan.changes) + " changes, its configuration makes " +
+           std::to_string(changes);
+  }
+  if (RenderDiffText(change.diff) != plan.diff_text) return "the plan's diff is not the diff of its configuration";
+  return "";
 }
 
 std::optional<PlannedChange> PlanChange(const StateStore* store, const Config& config, const std::string& canonical,

@@ -5,9 +5,11 @@
 ///
 /// A plan file is one JSON object (kind: Plan, apiVersion: rescfg/v1),
 /// written with two-space indents so that people can read it and jq can
-/// query it. Its last member is "checksum": the sha256 of every byte of the
-/// file before the checksum's line, so that `head -n -2 PLAN | sha256sum`
-/// reproduces it. Any edit makes the file damaged.
+/// query it. Its last member is "signature": the HMAC-SHA256, under the
+/// state directory's plan key (state/plan_key.h), of every byte of the file
+/// before the signature's line. Any edit makes the file unusable, and so
+/// does applying it to another state directory; a plan cannot be re-signed
+/// without the key.
 
 #include <optional>
 #include <string>
@@ -36,13 +38,14 @@ struct Plan {
   bool up_to_date() const { return revision == base_revision; }
 };
 
-/// The plan file's text.
-std::string RenderPlan(const Plan& plan);
+/// The plan file's text, signed with `key`.
+std::string RenderPlan(const Plan& plan, std::string_view key);
 
 /// Reads a plan file. nullopt with `error` set when it is not a rescfg plan
-/// (foreign) or was damaged or edited (checksum, sha256s, missing or
-/// mistyped fields). The `diff` of the result is empty.
-std::optional<Plan> ParsePlan(std::string_view text, std::string* error);
+/// (foreign) or was damaged or edited (signature under `key`, sha256s,
+/// missing or mistyped fields). The `diff` of the result is empty.
+std::optional<Plan> ParsePlan(std::string_view text, std::string_view key, std::string* error);
+
 
 /// What provisioning `config` (defaults applied, canonical text
 /// `canonical`) onto a state does: its base (`store` may be null: a state
@@ -60,5 +63,11 @@ struct PlannedChange {
 };
 std::optional<PlannedChange> PlanChange(const StateStore* store, const Config& config, const std::string& canonical,
                                         std::string* error);
+
+/// Whether what `change` does is what `plan` shows (its diff, its count of
+/// changes, its revision): "" when it is, else what differs. A signed plan
+/// whose configuration was edited together with a forged signature (by
+/// someone holding the key) is still refused by this.
+std::string PlanDisagreement(const Plan& plan, const PlannedChange& change);
 
 }  // namespace rescfg

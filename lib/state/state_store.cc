@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <sys/stat.h>
@@ -10,7 +11,8 @@
 #include "state/atomic_file.h"
 #include "state/crash_point.h"
 #include "state/revision_check.h"
-#include "state/sha256.h"
+#include "state/digest.h"
+#include "state/plan_key.h"
 #include "state/state_file.h"
 
 namespace rescfg {
@@ -103,7 +105,7 @@ std::optional<StateStore> StateStore::Open(const std::string& dir, Access access
     }
     bool is_state = names->empty();
     for (const auto& name : *names) {
-      if (name == kHistoryFile || name == kRevisionsDir || name == kLockFile) is_state = true;
+      if (name == kHistoryFile || name == kRevisionsDir || name == kLockFile || name == kPlanKeyFile) is_state = true;
     }
     if (!is_state) {
       *error = "'" + dir + "' is not a rescfg state directory (it has files but no " +
@@ -378,6 +380,30 @@ ProvisionedConfig LoadProvisionedConfig(const std::string& dir, int lock_timeout
   result.config = store->ReadConfig(store->revision(), &result.error);
   result.revision = store->revision();
   return result;
+}
+
+std::string StateDirectoryHolding(const std::string& path) {
+  auto real = [](const std::string& p) -> std::string {
+    char* resolved = ::realpath(p.c_str(), nullptr);
+    std::string result = resolved ? resolved : "";
+    std::free(resolved);
+    return result;
+  };
+  // Where the bytes would go: an existing path through its links; a new
+  // file in its parent, resolved.
+  std::string dir = real(path);
+  dir = dir.empty() ? real(DirectoryOf(path)) : DirectoryOf(dir);
+  while (!dir.empty()) {
+    const bool has_revisions = KindOf(dir + "/" + kRevisionsDir) == EntryKind::kDirectory;
+    if (KindOf(dir + "/" + kHistoryFile) == EntryKind::kRegular ||
+        (has_revisions && (KindOf(dir + "/" + kLockFile) != EntryKind::kMissing ||
+                           KindOf(dir + "/" + kPlanKeyFile) != EntryKind::kMissing))) {
+      return dir;
+    }
+    if (dir == "/") break;
+    dir = DirectoryOf(dir);
+  }
+  return "";
 }
 
 }  // namespace rescfg

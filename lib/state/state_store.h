@@ -144,6 +144,13 @@ struct ProvisionedConfig {
 };
 ProvisionedConfig LoadProvisionedConfig(const std::string& dir, int lock_timeout_seconds);
 
+/// The state directory a file written at `path` would land in (through a
+/// final symbolic link, and in any directory below the state's), or "" when
+/// none: an output there would corrupt the state the commands read, so
+/// outputs refuse it. A state directory is one with a history.jsonl, or
+/// with revisions/ beside its lock or plan key.
+std::string StateDirectoryHolding(const std::string& path);
+
 /// "000042.yaml", and "000042.source.yaml" for the source text.
 std::string RevisionFileName(long revision);
 std::string SourceFileName(long revision);

@@ -52,7 +52,7 @@ if command -v dpkg-deb > /dev/null && command -v cpack > /dev/null; then
   fields=$(dpkg-deb -f "$deb" Package Maintainer Depends)
   grep -q '^Package: rescfg$' <<< "$fields" || fail "package name: $fields"
   grep -qE '^Maintainer: .+<.+@.+>$' <<< "$fields" || fail "maintainer field: $fields"
-  for dep in libyaml-cpp0.7 libspdlog1.10 libfmt9 libsimdjson14; do
+  for dep in libyaml-cpp0.7 libspdlog1.10 libfmt9 libsimdjson14 libssl3; do
     grep -qE "^Depends: (.*[ ,])?$dep([ ,(]|$)" <<< "$fields" || fail "package does not depend on $dep: $fields"
   done
   contents=$(dpkg-deb -c "$deb")

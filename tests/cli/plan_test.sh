@@ -11,10 +11,13 @@ sed 's/resources: 8$/resources: 16/' a.yaml > b.yaml
 sed 's/resources: 8$/resources: 24/' a.yaml > c.yaml
 current() { "$RESCFG" history --state "$1" --format json 2>/dev/null | jq -r .current; }
 
-# A plan against a state directory that does not exist yet: base 0, and
-# the directory is not created by the plan.
+# A plan against a state directory that does not exist yet: base 0; the
+# directory is created (one level) to hold the key that signs plans, and
+# nothing is provisioned in it.
 expect 0 "$RESCFG" plan a.yaml --state st -o a.plan -m "first"
-[ -e st ] && fail "plan created the state directory"
+[ -f st/plan-key ] || fail "plan made no plan key"
+[ "$(stat -c %a st/plan-key)" = 600 ] || fail "the plan key is not mode 0600: $(stat -c %a st/plan-key)"
+[ -e st/history.jsonl ] && fail "plan provisioned something"
 contains out.txt "9 changes: 9 added"
 contains out.txt "Plan: revision 1 onto revision 0 of st"
 contains out.txt "rescfg provision --plan a.plan --state st"
@@ -24,7 +27,8 @@ contains out.txt "rescfg provision --plan a.plan --state st"
 "$RESCFG" fmt a.yaml > a.canonical
 jq -j .config.canonical a.plan | cmp -s - a.canonical || fail "the plan does not carry the canonical form"
 [ "$(jq -r .config.sha256 a.plan)" = "$(sha256sum < a.canonical | cut -d' ' -f1)" ] || fail "plan config sha256"
-[ "$(jq -r .checksum a.plan)" = "$(head -n -2 a.plan | sha256sum | cut -d' ' -f1)" ] || fail "the checksum is not head -n -2"
+[ "$(jq -r .signature a.plan)" = "$(head -n -2 a.plan | openssl dgst -sha256 -hmac "$(cat st/plan-key)" -r | cut -d' ' -f1)" ] \
+  || fail "the signature is not the HMAC-SHA256 of head -n -2 under st/plan-key"
 jq -e '.diff | length == 9 and .[0].op == "added"' a.plan >/dev/null || fail "plan diff"
 # Applying it: exactly that, and the message it carries.
 expect 0 "$RESCFG" provision --plan a.plan --state st
@@ -49,13 +53,18 @@ contains err.txt "not provisioned"
 contains err.txt "the plan was made against revision 1"
 diff -r st before >/dev/null || fail "a refused plan touched the state"
 expect 1 "$RESCFG" provision --plan b.plan --state st --dry-run
-# A state at the same revision number but other content (another state
-# directory, or one rebuilt) is no base either.
+# Another state directory cannot verify the plan: its key is not the one
+# that signed it (exit 2).
 rm -rf other && "$RESCFG" -q provision c.yaml --state other > /dev/null
-expect 1 "$RESCFG" provision --plan b.plan --state other
+expect 2 "$RESCFG" provision --plan b.plan --state other
+contains err.txt "has no plan key"
+# The state rebuilt (its key kept) at the same revision number but with
+# other content is no base either (exit 1).
+rm -rf rebuilt && mkdir rebuilt && cp st/plan-key rebuilt/ && "$RESCFG" -q provision c.yaml --state rebuilt > /dev/null
+expect 1 "$RESCFG" provision --plan b.plan --state rebuilt
 contains err.txt "not the one the plan was made against"
-# A plan onto a state that does not exist, made against revision 1.
-expect 1 "$RESCFG" provision --plan b.plan --state nowhere
+# A plan onto a state that does not exist.
+expect 2 "$RESCFG" provision --plan b.plan --state nowhere
 [ -e nowhere ] && fail "a refused plan created a state directory"
 
 # --expect-revision, --dry-run, -m and --strict with a plan.
@@ -93,7 +102,7 @@ expect 0 "$RESCFG" plan c.yaml --state st -o c.plan
 sed 's/"resources: 24/"resources: 32/; s/resources: 24/resources: 32/' c.plan > edited.plan
 cmp -s c.plan edited.plan && fail "edited.plan was not edited"
 unusable edited.plan
-contains err.txt "checksum"
+contains err.txt "signature"
 head -c 200 c.plan > cut.plan && unusable cut.plan
 : > empty.plan && unusable empty.plan
 echo '{"kind": "Schedule", "apiVersion": "rescfg/v1"}' > foreign.plan && unusable foreign.plan
@@ -106,14 +115,15 @@ expect 2 "$RESCFG" provision c.yaml --plan c.plan --state st
 expect 2 "$RESCFG" provision --state st
 # A plan whose configuration this rescfg no longer accepts is refused (exit 1).
 python3 - c.plan bad-config.plan <<'P'
-import hashlib, json, sys
+import hashlib, hmac, json, sys
 text = open(sys.argv[1]).read()
 plan = json.loads(text)
 plan["config"]["source"] = plan["config"]["source"].replace("resources: 24", "resources: -1")
 plan["config"]["sourceSha256"] = hashlib.sha256(plan["config"]["source"].encode()).hexdigest()
-del plan["checksum"]
+del plan["signature"]
 body = json.dumps(plan, indent=2, ensure_ascii=False)[:-2] + ",\n"
-open(sys.argv[2], "w").write(body + '  "checksum": "' + hashlib.sha256(body.encode()).hexdigest() + '"\n}\n')
+key = open("st/plan-key").read().strip().encode()
+open(sys.argv[2], "w").write(body + '  "signature": "' + hmac.new(key, body.encode(), "sha256").hexdigest() + '"\n}\n')
 P
 expect 1 "$RESCFG" provision --plan bad-config.plan --state st
 contains err.txt "not valid under this version"
