@@ -6,4 +6,4 @@
 set -u
 SRC=$(cd "$2" && pwd)
 cd "$SRC/tests/double" || exit 1
-exec python3 -W ignore::ResourceWarning -m unittest -q clearml_double_test
+PYTHONDONTWRITEBYTECODE=1 exec python3 -W ignore::ResourceWarning -m unittest -q clearml_double_test

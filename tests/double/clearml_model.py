@@ -85,11 +85,12 @@ class Model:
         self.scrolls = {}    # scroll id -> position
         self.events = []     # {"seq", "task", "from", "to", "by", "status"} per change
         self.origin = {}     # task id -> the queue name it was first enqueued to (by a test)
-        self.actor = "api"   # who makes the current change: api, agent or person
+        self.actor = "test"  # who makes the current change: test, api, agent or person
         for queue in setup.get("queues", []):
             self.create_queue(queue)
         for task in setup.get("tasks", []):
             self.create_task(task)
+        self.actor = "api"
 
     # -- helpers ---------------------------------------------------------------
     def create_queue(self, spec):
