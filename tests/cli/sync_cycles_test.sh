@@ -12,16 +12,15 @@
 # maximum), so every cycle scrolls through several.
 set -u
 source "$(dirname "$0")/harness.sh" "$@"
-source "$(dirname "$0")/sync_lib.sh"
+source "$SRC/tests/cli/sync_lib.sh"
 require_sync
 
 setup_json "$(tasks_json 14 a)" > setup.json
 start_double setup.json
 RANDOM=21
 rounds=$((6 * ROUNDS_SCALE))
-moves=0
 for r in $(seq 1 "$rounds"); do
-  ctl tasks "$(tasks_json $((RANDOM % 4)) "r$r-" "$RANDOM")" >/dev/null
+  ctl tasks "{\"tasks\": $(tasks_json $((RANDOM % 4)) "r$r-" "$RANDOM")}" >/dev/null
   if [ $((r % 3)) = 0 ]; then
     # a person stops a task waiting in a policy queue, or dequeues one handed over
     curl -sf "$URL/_double/state" > before.json
@@ -33,11 +32,12 @@ for r in $(seq 1 "$rounds"); do
   sync_once; code=$?
   [ "$code" = 0 ] || fail "round $r: exit $code, expected 0: $(head -3 err.txt)"
   check_lines out.txt
-  check_invariants "round $r" > counts.json && check_moved "round $r" out.txt
-  moves=$((moves + $(jq -s '[.[] | select(.result == "moved")] | length' out.txt)))
+  check_invariants "round $r" out.txt
+  [ -n "${SYNC_TEST_TRACE:-}" ] && echo "round $r: exit $code, $(wc -l < out.txt) records, $(cat counts.json)"
   ctl tick >/dev/null
-  check_invariants "round $r, after the agents" >/dev/null
+  check_invariants "round $r, after the agents"
 done
+moves=$(jq .moves counts.json)
 [ "$moves" -gt 0 ] || fail "no task was moved in $rounds cycles"
 
 # Drain: no new tasks; every task handed over runs and finishes.
@@ -45,7 +45,7 @@ for d in $(seq 1 40); do
   sync_once; code=$?
   [ "$code" = 0 ] || fail "drain $d: exit $code: $(head -3 err.txt)"
   ctl tick >/dev/null
-  check_invariants "drain $d" > counts.json || break
+  check_invariants "drain $d" || break
   [ "$(jq '.running + .handed_over + .waiting' counts.json)" = 0 ] && break
 done
 [ "$(jq '.running + .handed_over + .waiting' counts.json)" = 0 ] ||

@@ -9,7 +9,7 @@
 # After each: the promises of tests/double/sync_invariants.py hold.
 set -u
 source "$(dirname "$0")/harness.sh" "$@"
-source "$(dirname "$0")/sync_lib.sh"
+source "$SRC/tests/cli/sync_lib.sh"
 require_sync
 
 setup_json "$(tasks_json 10 f)" > setup.json
@@ -23,19 +23,18 @@ cycle() {
   sync_once; code=$?
   [ "$code" -lt 3 ] || fail "$1: exit $code (a crash?): $(head -3 err.txt)"
   grep -q 'Sanitizer\|terminate called\|Assertion' err.txt && fail "$1: $(head -3 err.txt)"
-  [ -n "${LATER:-}" ] || check_invariants "$1" > counts.json
+  [ -n "${LATER:-}" ] || check_invariants "$1" out.txt
 }
 # then_clean LABEL: the faults gone, the next cycle leaves the promises kept
 # (a server that refuses every change may leave a move half done, for the
 # journal to finish at the next cycle).
 then_clean() {
   cp out.txt faulty.out && cp err.txt faulty.err
-  curl -sf "$URL/_double/state" > double-state.json
-  python3 "$DOUBLE_DIR/sync_invariants.py" double-state.json layout.json > counts.json 2>/dev/null
+  ctl check '{"layout": "layout.json", "counts": "counts.json"}' >/dev/null
   ctl faults/clear >/dev/null
   sync_once; local code=$?
   [ "$code" = 0 ] || fail "$1, the next cycle: exit $code: $(head -3 err.txt)"
-  check_invariants "$1, the next cycle" >/dev/null
+  check_invariants "$1, the next cycle" out.txt
   cp faulty.out out.txt && cp faulty.err err.txt
 }
 moves_of() { jq -r 'select(.result == "moved") | "\(.task) \(.to)"' "$1" | sort; }

@@ -36,7 +36,9 @@ Control, without credentials, under /_double/: GET state; POST reset
 {SETUP} (a fresh state), dump
 {"path"}, tick {"n"}, faults {"faults": [...]}, faults/clear, tasks
 {"tasks": [...]} -> {"ids"}, queues {"queues": [...]}, agents {"agents":
-[...]}, person {task, action, to}, expire_tokens, shutdown.
+[...]}, person {task, action, to}, expire_tokens, check {"layout": FILE,
+"records": FILE, "counts": FILE, "state": FILE} (the promises of
+sync_invariants.py, and the move records of an output), shutdown.
 """
 
 import argparse
@@ -56,6 +58,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from clearml_agents import Agent  # noqa: E402
 from clearml_faults import HTML_PAGE, Faults, act, mangle  # noqa: E402
 from clearml_model import ApiError, Model, now_text  # noqa: E402
+from sync_invariants import check, check_records  # noqa: E402
 
 API_VERSION = "2.31"
 DEFAULT_TOKEN_LIFETIME = 2592000  # apiserver.auth.default_expiration_sec
@@ -167,6 +170,18 @@ class Double:
     def control(self, action, body):
         if action == "state":
             return self.state()
+        if action == "check":  # files are relative to the double's directory
+            with open(body["layout"]) as f:
+                state, layout = self.state(), json.load(f)
+            counts, problems = check(state, layout)
+            if body.get("records"):
+                with open(body["records"]) as f:
+                    problems += check_records(state, f)
+            for key, doc in (("counts", counts), ("state", state)):
+                if body.get(key):
+                    with open(body[key], "w") as out:
+                        json.dump(doc, out)
+            return {"problems": problems, "counts": counts}
         if action == "reset":
             self.reset(body)
             return {}
@@ -344,7 +359,7 @@ class Handler(BaseHTTPRequestHandler):
             with double.lock:
                 data = double.control(action, body)
             self.send_bytes(200, json.dumps(data).encode())
-        except (ApiError, KeyError, TypeError, ValueError) as error:
+        except (ApiError, KeyError, TypeError, ValueError, OSError) as error:
             self.send_bytes(400, json.dumps({"error": str(error)}).encode())
 
 

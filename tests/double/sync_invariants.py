@@ -4,6 +4,8 @@ double (GET /_double/state) against the configuration it serves.
 
   sync_invariants.py STATE.json LAYOUT.json
 
+(the double answers the same check itself: POST /_double/check LAYOUT).
+
 LAYOUT describes the configuration: {"pools": {POOL: {"size": GPUs,
 "queues": [pool and link queues]}}, "policies": {POLICY: {"limit": GPUs or
 null, "queues": {POLICY_QUEUE: {"need": GPUs, "to": [the link queues of its
@@ -25,11 +27,8 @@ import sys
 from fractions import Fraction
 
 
-def main():
-    with open(sys.argv[1]) as f:
-        state = json.load(f)
-    with open(sys.argv[2]) as f:
-        layout = json.load(f)
+def check(state, layout):
+    """(counts, problems) of a state of the double against a layout."""
     problems = []
     pool_of_queue = {q: p for p, spec in layout["pools"].items() for q in spec["queues"]}
     by_queue = {}
@@ -114,6 +113,34 @@ def main():
 
     counts["moves"] = sum(1 for e in state["events"] if e["by"] == "api" and e["to"] in pool_of_queue)
     counts["mutations"] = sum(1 for e in state["events"] if e["by"] == "api")
+    return counts, problems
+
+
+def check_records(state, lines):
+    """Problems of move records (JSON lines): each "moved" one names a task the
+    server saw enter that queue through the API."""
+    moves = {(e["task"], e["to"]) for e in state["events"] if e["by"] == "api" and e["to"]}
+    problems = []
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            problems.append(f"an output line is no JSON: {line[:80]!r}")
+            continue
+        if record.get("result") == "moved" and (record.get("task"), record.get("to")) not in moves:
+            problems.append(f"task {record.get('task')} is reported moved into {record.get('to')}, "
+                            "but the server saw no such move")
+    return problems
+
+
+def main():
+    with open(sys.argv[1]) as f:
+        state = json.load(f)
+    with open(sys.argv[2]) as f:
+        layout = json.load(f)
+    counts, problems = check(state, layout)
     print(json.dumps(counts))
     for problem in problems:
         print("invariant: " + problem, file=sys.stderr)
