@@ -30,7 +30,7 @@ cycle() {
 # journal to finish at the next cycle).
 then_clean() {
   cp out.txt faulty.out && cp err.txt faulty.err
-  ctl check '{"layout": "layout.json", "counts": "counts.json"}' >/dev/null
+  ctl check '{"layout": "layout.json", "counts": "faulty-counts.json"}' >/dev/null
   ctl faults/clear >/dev/null
   sync_once; local code=$?
   [ "$code" = 0 ] || fail "$1, the next cycle: exit $code: $(head -3 err.txt)"
@@ -80,7 +80,7 @@ check_lines out.txt
 [ "$(jq -r .result out.txt | sort -u | paste -sd,)" = failed ] ||
   fail "moves that never get through are not all 'failed': $(jq -r .result out.txt | sort | uniq -c | paste -sd,)"
 then_clean "503 for ever on the moves"
-[ "$(jq .moves counts.json)" = 0 ] || fail "a failed move left a task in a pool queue"
+[ "$(jq .moves faulty-counts.json)" = 0 ] || fail "a failed move left a task in a pool queue"
 
 # 3. Answers that do not arrive although the server acted on the call.
 for e in tasks.enqueue queues.add_task queues.remove_task; do
@@ -96,6 +96,7 @@ variants="html truncated data_null data_list no_meta list_not_list code_string"
 [ -n "${RESCFG_TEST_QUICK:-}" ] && variants="html truncated data_null list_not_list"
 for e in auth.login queues.get_all tasks.get_all workers.get_all; do
   for v in $variants; do
+    [ "$e" = auth.login ] && [ "$v" = list_not_list ] && continue  # its answer holds no list
     case $v in html | truncated) f="{\"kind\": \"$v\", \"endpoint\": \"$e\", \"count\": -1}" ;;
       *) f="{\"kind\": \"shape\", \"variant\": \"$v\", \"endpoint\": \"$e\", \"count\": -1}" ;; esac
     cycle "$e answers $v" "[$f]"
