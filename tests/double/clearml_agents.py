@@ -1,0 +1,167 @@
+"""Agents of the ClearML API test double: they pull tasks from pool queues.
+
+An agent serves an ordered list of queues (first = highest priority) within
+a capacity of GPUs, and moves only when the test advances time
+(`/_double/tick`), so that no test depends on timing luck. Per tick, each
+agent in turn:
+
+1. settles its tasks: a running task finishes (`completed`) after
+   `run_ticks`; one a person stopped (`status_message: stopping`) stops; one
+   that is no longer in_progress (a person's dequeue) is let go. A task parked
+   in the pending queue (k8s mode) starts after `start_ticks`, unless a person
+   took it out of there meanwhile (the glue then skips it);
+2. pulls: while the head task of one of its queues fits in what is free, it
+   pops it (`queues.get_next_task`) and, in `direct` mode, runs it at once
+   (`in_progress`, a worker `HOST:gpuA,B` reports it); in `k8s` mode, like
+   clearml-agent's k8s glue, it parks it in the hidden `k8s_scheduler` queue
+   (`tasks.enqueue` with `update_execution_queue: false`), status still
+   `queued`, and runs it later. A popped entry whose task is gone or no longer
+   queued is dropped, as an agent would.
+
+Spec: {"name", "host", "mode": "direct"|"k8s", "capacity": GPUs,
+"queues": [{"queue": NAME, "gpus": N, "need_param": "runtime.gpus_request"}],
+"run_ticks": 3, "start_ticks": 1, "pending_queue": "k8s_scheduler",
+"report_workers": true, "pull_per_tick": null}.
+"""
+
+import math
+from fractions import Fraction
+
+from clearml_model import ApiError, need_of, now_text
+
+
+class Agent:
+    def __init__(self, spec, model):
+        self.spec = spec
+        self.name = spec.get("name", "agent")
+        self.host = spec.get("host", self.name)
+        self.mode = spec.get("mode", "direct")
+        self.capacity = Fraction(str(spec.get("capacity", 1)))
+        self.run_ticks = int(spec.get("run_ticks", 3))
+        self.start_ticks = int(spec.get("start_ticks", 1))
+        self.report_workers = spec.get("report_workers", True)
+        self.pull_per_tick = spec.get("pull_per_tick")
+        self.slots = list(range(max(0, math.floor(self.capacity))))  # free GPU indices
+        self.held = {}  # task id -> {"need", "phase", "ticks", "queue", "gpus"}
+        self.queue_specs = []
+        for queue_spec in spec.get("queues", []):
+            queue = model.queue_by_name(queue_spec["queue"]) or model.create_queue({"name": queue_spec["queue"]})
+            self.queue_specs.append((queue, queue_spec))
+        self.pending = None
+        if self.mode == "k8s":
+            name = spec.get("pending_queue", "k8s_scheduler")
+            self.pending = model.queue_by_name(name) or model.create_queue(
+                {"name": name, "system_tags": ["k8s-glue"]})
+
+    def used(self):
+        return sum((h["need"] for h in self.held.values()), Fraction(0))
+
+    def release(self, task_id):
+        held = self.held.pop(task_id)
+        self.slots.extend(held["gpus"])
+        self.slots.sort()
+
+    def worker_id(self, held):
+        if held["gpus"]:
+            return f"{self.host}:gpu" + ",".join(str(g) for g in held["gpus"])
+        return f"{self.host}:{held['need']}"
+
+    def tick(self, model):
+        model.actor = "agent"
+        try:
+            self.settle(model)
+            self.pull(model)
+        finally:
+            model.actor = "api"
+
+    def settle(self, model):
+        for task_id in list(self.held):
+            held, task = self.held[task_id], model.tasks.get(task_id)
+            if held["phase"] == "pending":
+                still_parked = task is not None and task["status"] == "queued" and \
+                    any(e["task"] == task_id for e in self.pending["entries"])
+                if not still_parked:
+                    self.release(task_id)  # someone popped it from the glue's queue: skipped
+                    continue
+                held["ticks"] -= 1
+                if held["ticks"] <= 0:
+                    model.remove_entry(self.pending["id"], task_id)
+                    self.start(model, task, held)
+                continue
+            if task is None or task["status"] != "in_progress":
+                self.release(task_id)
+            elif task.get("status_message") == "stopping":
+                model.change_status(task, "stopped", "stopped by the agent", "aborted", force=True)
+                self.release(task_id)
+            else:
+                held["ticks"] -= 1
+                task["last_update"] = now_text()
+                if held["ticks"] <= 0:
+                    model.change_status(task, "completed", "", "completed", force=True)
+                    self.release(task_id)
+
+    def start(self, model, task, held):
+        held.update(phase="running", ticks=self.run_ticks)
+        model.change_status(task, "in_progress", "", "running", expected="queued",
+                            last_worker=self.worker_id(held), started=now_text())
+
+    def pull(self, model):
+        pulled = 0
+        while self.pull_per_tick is None or pulled < self.pull_per_tick:
+            free = self.capacity - self.used()
+            for queue, queue_spec in self.queue_specs:
+                if not queue["entries"]:
+                    continue
+                head = model.tasks.get(queue["entries"][0]["task"])
+                need = need_of(head, queue_spec) if head else Fraction(0)
+                if need <= free:
+                    break
+            else:
+                return
+            entry = model.queues_get_next_task({"queue": queue["id"]})["entry"]
+            task = model.tasks.get(entry["task"])
+            if task is None or task["status"] != "queued":
+                continue  # a stale entry: dropped
+            pulled += 1
+            gpus = []
+            if need.denominator == 1 and len(self.slots) >= need:
+                gpus, self.slots = self.slots[:int(need)], self.slots[int(need):]
+            held = {"need": need, "phase": "pending", "ticks": self.start_ticks,
+                    "queue": queue, "gpus": gpus}
+            self.held[task["id"]] = held
+            if self.mode == "k8s":
+                try:
+                    model.tasks_enqueue({"task": task["id"], "queue": self.pending["id"],
+                                         "status_reason": "k8s pending scheduler",
+                                         "update_execution_queue": False})
+                except ApiError:
+                    self.release(task["id"])  # the glue logs it and goes on
+            else:
+                self.start(model, task, held)
+
+    def workers(self, model):
+        """What workers.get_all shows of this agent: one worker per running task."""
+        if not self.report_workers:
+            return []
+        queues = [{"id": q["id"], "name": q["name"], "num_tasks": len(q["entries"])}
+                  for q, _ in self.queue_specs]
+        out = []
+        for task_id, held in self.held.items():
+            if held["phase"] != "running":
+                continue
+            task = model.tasks.get(task_id, {})
+            out.append({"id": self.worker_id(held), "user": {"id": "agent", "name": "agent"},
+                        "company": {"id": "company"}, "ip": "127.0.0.1",
+                        "register_time": now_text(), "last_activity_time": now_text(),
+                        "last_report_time": now_text(),
+                        "task": {"id": task_id, "name": task.get("name"), "running_time": 0,
+                                 "last_iteration": 0},
+                        "queue": {"id": held["queue"]["id"], "name": held["queue"]["name"]},
+                        "queues": queues, "tags": []})
+        if not out or self.mode == "k8s":  # an idle daemon or the glue itself
+            out.append({"id": f"{self.host}:{'k8s-glue' if self.mode == 'k8s' else 'idle'}",
+                        "user": {"id": "agent", "name": "agent"}, "company": {"id": "company"},
+                        "ip": "127.0.0.1", "register_time": now_text(),
+                        "last_activity_time": now_text(), "last_report_time": now_text(),
+                        "task": None, "queue": None, "queues": queues, "tags": []})
+        return out
