@@ -344,9 +344,9 @@ void AssignMachines(const Config& config, ResolvedPart* part, std::vector<JobOut
   for (size_t k = 0; k < part->holdings.size() && k < part->running.size(); ++k) {
     Holding& h = part->holdings[k];
     JobOutcome& out = outcomes[part->running[k]];
-    if (h.machine != Holding::kBestFit || !out.node) continue;
-    const PoolNodes& nodes = *config.pools[h.pool].nodes;
-    auto& known = names[h.pool];
+    if (h.machine != Holding::kBestFit || !out.node || !h.pool) continue;
+    const PoolNodes& nodes = *config.pools[*h.pool].nodes;
+    auto& known = names[*h.pool];
     auto it = known.find(*out.node);
     if (it == known.end()) it = known.emplace(*out.node, static_cast<uint32_t>(known.size())).first;
     if (it->second < nodes.count) {
@@ -355,7 +355,7 @@ void AssignMachines(const Config& config, ResolvedPart* part, std::vector<JobOut
     }
     h.machine = Holding::kPoolOnly;
     std::string note = "node '" + std::string(*out.node) + "' is the " + std::to_string(it->second + 1) +
-                       "th distinct node named in pool '" + config.pools[h.pool].name + "', which has " +
+                       "th distinct node named in pool '" + config.pools[*h.pool].name + "', which has " +
                        std::to_string(nodes.count) + " machines; it holds in the pool only, on no machine";
     out.message = part->text.Keep(out.message ? std::string(*out.message) + "; " + note : note);
   }
