@@ -67,6 +67,14 @@ void AddJobsFromSync(CLI::App* app, JobsSource* jobs, CLI::Option* jobs_option) 
       ->excludes("--clearml-workers");
 }
 
+/// --jobs (or --jobs-from-sync) for the commands that need jobs, with
+/// CLI11's own message for a missing option.
+bool RequireJobs(const JobsSource& jobs, const char* command) {
+  if (!jobs.file.empty() || jobs.from_sync) return true;
+  spdlog::error("--jobs is required; see 'rescfg {} --help'", command);
+  return false;
+}
+
 /// Where --jobs-from-sync reads: the --state directory.
 void SetSyncStateDir(JobsSource* jobs, const ConfigSource& config) {
   jobs->sync_state_dir = StateDirOrDefault(config.state_dir);
@@ -205,6 +213,10 @@ int main(int argc, char** argv) {
       "Exit: 0 every job assigned, pending or running; 1 some entry rejected (the output is still complete);\n"
       "2 unusable input or state (then nothing is written to -o).");
   schedule_cmd->callback([&] {
+    if (!RequireJobs(schedule.jobs, "schedule")) {
+      exit_code = kExitUnusable;
+      return;
+    }
     SetSyncStateDir(&schedule.jobs, schedule.config);
     exit_code = RunSchedule(schedule);
   });
@@ -361,6 +373,10 @@ int main(int argc, char** argv) {
   explain_cmd->footer("Example: rescfg explain dev-3 --state .rescfg --jobs jobs.jsonl\n"
                       "Exit: 0 explained, 2 unusable input or no such job.");
   explain_cmd->callback([&] {
+    if (!RequireJobs(explain.jobs, "explain")) {
+      exit_code = kExitUnusable;
+      return;
+    }
     SetSyncStateDir(&explain.jobs, explain.config);
     exit_code = RunExplain(explain);
   });
@@ -413,9 +429,9 @@ int main(int argc, char** argv) {
   sync_cmd->add_option("--lock-timeout", sync_options.lock_timeout_seconds,
                        "Seconds to wait for the state lock when reading the configuration")->default_val(10);
   sync_cmd->footer("Example: rescfg sync --state /var/lib/rescfg --clearml-server https://api.clearml.example --once\n"
-                   "Exit (--once): 0 the cycle completed; 1 completed with findings (rejected tasks, failed moves);\n"
-                   "2 unusable: configuration, state, credentials refused, server unreachable (nothing moved).\n"
-                   "--interval: 0 after SIGINT or SIGTERM; 2 credentials refused.");
+                   "Exit: 0 the cycle completed (--once), or stopped by SIGINT or SIGTERM (--interval);\n"
+                   "1 completed with findings (rejected tasks, failed moves); 2 unusable: configuration, state,\n"
+                   "credentials refused, server unreachable (nothing moved).");
   sync_cmd->callback([&] {
     if (!sync_options.once && !sync_options.interval_seconds) {
       spdlog::error("rescfg sync: give --once or --interval SECONDS");

@@ -18,7 +18,7 @@ int RunStatus(const StatusOptions& options) {
   auto config = LoadConfigFrom(options.config, &label);
   if (!config) return kExitUnusable;
   LoadedJobs jobs;
-  const bool with_jobs = !options.jobs.file.empty();
+  const bool with_jobs = !options.jobs.file.empty() || options.jobs.from_sync;
   if (with_jobs) {
     auto loaded = LoadJobsFrom(options.jobs, *config);
     if (!loaded) return kExitUnusable;

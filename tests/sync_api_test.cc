@@ -49,6 +49,8 @@ TEST(SyncApiTest, AnswersAreClassified) {
       {RawAnswer(200, R"({"meta": {"result_code": 200}, "data": {"tasks": [)"), ApiAnswer::Kind::kBadAnswer, 0},
       {RawAnswer(200, R"([1, 2])"), ApiAnswer::Kind::kBadAnswer, 0},
       {RawAnswer(200, R"({"data": {}})"), ApiAnswer::Kind::kBadAnswer, 0},
+      {RawAnswer(200, R"({"meta": {"result_code": "200"}, "data": {}})"), ApiAnswer::Kind::kBadAnswer, 0},
+      {RawAnswer(200, R"({"meta": {"result_code": 200}, "data": null})"), ApiAnswer::Kind::kBadAnswer, 0},
       {RawAnswer(302, ""), ApiAnswer::Kind::kBadAnswer, 0},
       {RawAnswer(404, "<html>not found</html>"), ApiAnswer::Kind::kRefused, 0},
       {TransportFailure(HttpResponse::Outcome::kConnectFailed), ApiAnswer::Kind::kUnreachable, 0},

@@ -79,12 +79,16 @@ ApiAnswer ClassifyAnswer(const HttpResponse& response) {
   int64_t code = 0, subcode = 0;
   std::string_view message;
   simdjson::dom::object meta;
+  bool bad_meta = false;
   const bool has_meta = json && root["meta"].get(meta) == simdjson::SUCCESS;
   if (has_meta) {
-    // Each is optional: a missing or mistyped one stays 0 or empty.
-    if (meta["result_code"].get(code) != simdjson::SUCCESS) code = 0;
-    if (meta["result_subcode"].get(subcode) != simdjson::SUCCESS) subcode = 0;
-    if (meta["result_msg"].get(message) != simdjson::SUCCESS) message = {};
+    // Each is optional, but when given it has its type: a result_code "200"
+    // is no answer of the API.
+    auto field = [&](const char* key, auto* value) {
+      simdjson::dom::element e;
+      return meta[key].get(e) != simdjson::SUCCESS || e.is_null() || e.get(*value) == simdjson::SUCCESS;
+    };
+    bad_meta = !field("result_code", &code) || !field("result_subcode", &subcode) || !field("result_msg", &message);
   }
   answer.subcode = static_cast<int>(subcode);
   answer.message = VisibleText(message.substr(0, 500));
@@ -109,7 +113,7 @@ ApiAnswer ClassifyAnswer(const HttpResponse& response) {
     return answer;
   }
   simdjson::dom::object data;
-  if (!has_meta || root["data"].get(data) != simdjson::SUCCESS) {
+  if (!has_meta || bad_meta || root["data"].get(data) != simdjson::SUCCESS) {
     answer.kind = ApiAnswer::Kind::kBadAnswer;
     answer.message = "the answer is not an API envelope (no \"meta\" and \"data\" objects)";
     return answer;

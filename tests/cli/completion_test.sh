@@ -60,12 +60,12 @@ expect() {  # expect "WANTED LINES" WORD...
   local got; got=$(complete_words "$@")
   [[ $got == "$want" ]] || fail "completing '$*': got [$got], want [$want]"
 }
-expect $'schedule\nsimulate\nstatus' rescfg s
+expect $'schedule\nsimulate\nstatus\nsync' rescfg s
 expect $'--verbose\n--version' rescfg --ver
 expect $'json\njsonl' rescfg schedule --format js
 expect $'json\njsonl' rescfg schedule -f js
 expect $'json\njsonl' rescfg schedule --format = js
-expect $'--jobs\n--jobs-format' rescfg schedule --jobs
+expect $'--jobs\n--jobs-format\n--jobs-from-sync' rescfg schedule --jobs
 expect $'bash\nfish\nzsh' rescfg completion ''
 expect $'github\njson\ntext' rescfg validate --format ''
 touch "$tmp/resources.yaml"
@@ -89,12 +89,12 @@ if command -v fish > /dev/null; then
     got=$(cd "$tmp" && fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$tmp/rescfg.fish" "$2" | cut -f1 | sort)
     [[ $got == "$1" ]] || fail "fish completing '$2': got [$got], want [$1]"
   }
-  fish_expect $'schedule\nsimulate\nstatus' 'rescfg s'
-  fish_expect $'schedule\nsimulate\nstatus' 'rescfg --color never s'
+  fish_expect $'schedule\nsimulate\nstatus\nsync' 'rescfg s'
+  fish_expect $'schedule\nsimulate\nstatus\nsync' 'rescfg --color never s'
   fish_expect $'--verbose\n--version' 'rescfg --ver'
   fish_expect $'json\njsonl' 'rescfg schedule --format js'
   fish_expect $'clearml\njson\njsonl\ntable\nyaml' 'rescfg schedule -f '
-  fish_expect $'--jobs\n--jobs-format' 'rescfg schedule --jobs'
+  fish_expect $'--jobs\n--jobs-format\n--jobs-from-sync' 'rescfg schedule --jobs'
   fish_expect $'bash\nfish\nzsh' 'rescfg completion '
   fish_expect $'--check' 'rescfg fmt --ch'
   fish_expect 'resources.yaml' 'rescfg validate resou'
