@@ -31,6 +31,10 @@ struct ConfigSource {
 
 struct JobsSource {
   std::string file;         ///< "" when not given; "-" is standard input
+  /// --jobs-from-sync: read the snapshot the last `rescfg sync` kept in
+  /// `sync_state_dir` (with its journal's hand-overs) instead of a file.
+  bool from_sync = false;
+  std::string sync_state_dir;
   std::string format;       ///< "" (by extension) | yaml | jsonl | clearml
   std::string clearml_queues;   ///< --clearml-queues FILE: a queues.get_all response ("" when not given)
   std::string clearml_workers;  ///< --clearml-workers FILE: a workers.get_all response
@@ -151,6 +155,22 @@ struct ExportOptions {
   std::string pool;              ///< clearml-agent: only this pool
 };
 int RunExport(const ExportOptions& options);
+
+struct SyncOptions {
+  std::string state_dir = ".rescfg";
+  std::string server;              ///< --clearml-server; "" : CLEARML_API_HOST
+  bool once = false;
+  std::optional<int64_t> interval_seconds;
+  bool dry_run = false;
+  std::string metrics;             ///< --metrics FILE, rewritten atomically after every cycle
+  std::string output;              ///< -o FILE, rewritten atomically after every cycle; "" is stdout
+  std::string format = "jsonl";    ///< jsonl | table
+  std::string credentials;         ///< --credentials FILE; "" : the environment
+  std::string ca_cert;             ///< --ca-cert FILE
+  bool insecure_http = false;
+  int lock_timeout_seconds = 10;
+};
+int RunSync(const SyncOptions& options);
 
 /// What `rescfg completion` needs to know about the command line. main.cc
 /// fills it from the parser itself, so the scripts cannot drift from it.

@@ -11,6 +11,7 @@
 #include "jobs/loader.h"
 #include "schedule/report.h"
 #include "state/state_store.h"
+#include "sync/kept_snapshot.h"
 
 namespace rescfg::cmd {
 
@@ -113,8 +114,40 @@ std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* la
   return LoadConfigForCommand(source.config_file, kExitUnusable, &exit_code);
 }
 
-std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vector<std::string>& param_paths,
+namespace {
+
+/// --jobs-from-sync: the files the last sync kept, and its hand-overs.
+bool FromSync(const JobsSource& given, JobsSource* source, clearml::Handovers* handovers) {
+  *source = given;
+  if (!given.from_sync) {
+    if (!given.file.empty()) return true;
+    spdlog::error("no jobs: give --jobs FILE, or --jobs-from-sync to read what the last 'rescfg sync' kept");
+    return false;
+  }
+  const sync::SyncPaths paths = sync::SyncPathsOf(given.sync_state_dir);
+  if (!PathExists(paths.tasks)) {
+    spdlog::error("{}: no snapshot kept there; run 'rescfg sync --state {}' first", paths.dir, given.sync_state_dir);
+    return false;
+  }
+  std::string error;
+  if (!sync::ReadHandovers(paths, handovers, &error)) {
+    spdlog::error("{}", error);
+    return false;
+  }
+  source->file = paths.tasks;
+  source->format = "clearml";
+  source->clearml_queues = paths.queues;
+  source->clearml_workers = paths.workers;
+  return true;
+}
+
+}  // namespace
+
+std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& given, const std::vector<std::string>& param_paths,
                                        clearml::QueueList* queues, const Config* resolve_against) {
+  JobsSource source;
+  clearml::Handovers handovers;
+  if (!FromSync(given, &source, &handovers)) return std::nullopt;
   const bool clearml = source.format == "clearml";
   if (!clearml && !source.clearml_workers.empty()) {
     spdlog::error("--clearml-workers is read only with --jobs-format clearml");
@@ -132,8 +165,10 @@ std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vect
   clearml::QueueList queue_list;
   if (clearml) {
     clearml::Snapshot snapshot =
-        clearml::LoadClearmlSnapshot({source.file, source.clearml_queues, source.clearml_workers}, param_paths,
-                                     resolve_against);
+        source.from_sync
+            ? sync::LoadKeptSnapshot(sync::SyncPathsOf(source.sync_state_dir), param_paths, resolve_against, handovers)
+            : clearml::LoadClearmlSnapshot({source.file, source.clearml_queues, source.clearml_workers}, param_paths,
+                                           resolve_against);
     LogFindings(snapshot.findings);
     if (snapshot.unusable) return std::nullopt;
     jobs = std::move(snapshot.jobs);

@@ -11,6 +11,7 @@
 
 #include "command_line.h"
 #include "commands.h"
+#include "config_source.h"
 #include "input_limits.h"
 
 namespace rescfg::cmd {
@@ -36,7 +37,7 @@ void AddOutput(CLI::App* app, std::string* output) {
   app->add_option("--output,-o", *output, "Write to FILE atomically instead of stdout");
 }
 
-void AddJobsSource(CLI::App* app, JobsSource* jobs, bool required) {
+CLI::Option* AddJobsSource(CLI::App* app, JobsSource* jobs, bool required) {
   auto* opt = app->add_option("--jobs,-j", jobs->file,
                               "Jobs snapshot: YAML JobList, or JSON Lines (.jsonl/.ndjson); - for stdin");
   if (required) opt->required();
@@ -49,6 +50,23 @@ void AddJobsSource(CLI::App* app, JobsSource* jobs, bool required) {
   app->add_option("--clearml-workers", jobs->clearml_workers,
                   "ClearML workers.get_all response: the pool of a running task taken from a policy queue "
                   "(--jobs-format clearml)");
+  return opt;
+}
+
+/// --jobs-from-sync: instead of --jobs, the snapshot `rescfg sync` kept in
+/// the --state directory (checked by LoadJobsFrom: one of the two is needed).
+void AddJobsFromSync(CLI::App* app, JobsSource* jobs, CLI::Option* jobs_option) {
+  app->add_flag("--jobs-from-sync", jobs->from_sync,
+                "Read the snapshot the last 'rescfg sync' kept in the --state directory instead of --jobs")
+      ->excludes(jobs_option)
+      ->excludes("--jobs-format")
+      ->excludes("--clearml-queues")
+      ->excludes("--clearml-workers");
+}
+
+/// Where --jobs-from-sync reads: the --state directory.
+void SetSyncStateDir(JobsSource* jobs, const ConfigSource& config) {
+  jobs->sync_state_dir = StateDirOrDefault(config.state_dir);
 }
 
 /// One option as the completion scripts see it: its names, whether it takes
@@ -172,7 +190,7 @@ int main(int argc, char** argv) {
   ScheduleOptions schedule;
   auto* schedule_cmd = app.add_subcommand("schedule", "Decide which queued jobs start now, where, and why the others wait");
   AddConfigSource(schedule_cmd, &schedule.config);
-  AddJobsSource(schedule_cmd, &schedule.jobs, true);
+  AddJobsFromSync(schedule_cmd, &schedule.jobs, AddJobsSource(schedule_cmd, &schedule.jobs, false));
   schedule_cmd->add_option("--format,-f", schedule.format,
                            "yaml, json, jsonl (one object per job), table, or clearml (tasks.enqueue requests)")
       ->check(CLI::IsMember({"yaml", "json", "jsonl", "table", "clearml"}));
@@ -183,7 +201,10 @@ int main(int argc, char** argv) {
       "           --clearml-workers workers.json --format clearml -o requests.jsonl\n"
       "Exit: 0 every job assigned, pending or running; 1 some entry rejected (the output is still complete);\n"
       "2 unusable input or state (then nothing is written to -o).");
-  schedule_cmd->callback([&] { exit_code = RunSchedule(schedule); });
+  schedule_cmd->callback([&] {
+    SetSyncStateDir(&schedule.jobs, schedule.config);
+    exit_code = RunSchedule(schedule);
+  });
 
   SimulateOptions simulate;
   auto* simulate_cmd =
@@ -281,12 +302,15 @@ int main(int argc, char** argv) {
   StatusOptions status;
   auto* status_cmd = app.add_subcommand("status", "Pool and profile cards: usage, priorities, pending and running jobs");
   AddConfigSource(status_cmd, &status.config);
-  AddJobsSource(status_cmd, &status.jobs, false);
+  AddJobsFromSync(status_cmd, &status.jobs, AddJobsSource(status_cmd, &status.jobs, false));
   status_cmd->add_option("--format,-f", status.format, "table or json")->check(CLI::IsMember({"table", "json"}));
   AddOutput(status_cmd, &status.output);
   status_cmd->footer("Example: rescfg status --config resources.yaml --jobs jobs.yaml\n"
                      "Exit: 0 printed (also when some jobs are rejected); 2 unusable input or state.");
-  status_cmd->callback([&] { exit_code = RunStatus(status); });
+  status_cmd->callback([&] {
+    SetSyncStateDir(&status.jobs, status.config);
+    exit_code = RunStatus(status);
+  });
 
   FmtOptions fmt;
   auto* fmt_cmd = app.add_subcommand("fmt", "Print a configuration in canonical form (usable as a git textconv driver)");
@@ -326,14 +350,17 @@ int main(int argc, char** argv) {
   auto* explain_cmd = app.add_subcommand("explain", "Tell one job's story in the pass: why it waits, or why others went first");
   explain_cmd->add_option("JOB", explain.job, "The job's id")->required();
   AddConfigSource(explain_cmd, &explain.config);
-  AddJobsSource(explain_cmd, &explain.jobs, true);
+  AddJobsFromSync(explain_cmd, &explain.jobs, AddJobsSource(explain_cmd, &explain.jobs, false));
   explain_cmd->add_option("--format,-f", explain.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   explain_cmd->add_option("--output,-o", explain.output, "Write to FILE atomically instead of stdout");
   explain_cmd->add_option("--max-ahead", explain.max_ahead, "Jobs listed per pool (the count says how many there were)")
       ->check(CLI::NonNegativeNumber);
   explain_cmd->footer("Example: rescfg explain dev-3 --state .rescfg --jobs jobs.jsonl\n"
                       "Exit: 0 explained, 2 unusable input or no such job.");
-  explain_cmd->callback([&] { exit_code = RunExplain(explain); });
+  explain_cmd->callback([&] {
+    SetSyncStateDir(&explain.jobs, explain.config);
+    exit_code = RunExplain(explain);
+  });
 
   ExportOptions export_options;
   auto* export_cmd = app.add_subcommand("export", "Write what the engines that enforce a configuration need: ClearML agents, Kueue");
@@ -350,6 +377,41 @@ int main(int argc, char** argv) {
   export_cmd->footer("Example: rescfg export clearml-agent --config resources.yaml -o values.yaml\n"
                      "Exit: 0 faithful, 1 approximated (findings on stderr), 2 unusable input.");
   export_cmd->callback([&] { exit_code = RunExport(export_options); });
+
+  SyncOptions sync_options;
+  auto* sync_cmd = app.add_subcommand("sync", "Serve the policy queues of a ClearML server: read, schedule, move tasks to their pools");
+  sync_cmd->add_option("--state", sync_options.state_dir, "State directory (the provisioned configuration; the sync's journal)")
+      ->default_str(".rescfg");
+  sync_cmd->add_option("--clearml-server", sync_options.server, "The ClearML API server (default: CLEARML_API_HOST)");
+  auto* sync_once = sync_cmd->add_flag("--once", sync_options.once, "Run one cycle and exit");
+  auto* sync_interval = sync_cmd->add_option("--interval", sync_options.interval_seconds,
+                                             "Run a cycle every SECONDS until SIGINT or SIGTERM")
+                            ->check(WholeNumber(1, 1'000'000));
+  sync_once->excludes(sync_interval);
+  sync_cmd->add_flag("--dry-run,-n", sync_options.dry_run, "Read and decide, move nothing (moves are 'planned')");
+  sync_cmd->add_option("--metrics", sync_options.metrics, "Rewrite FILE after every cycle in the Prometheus text format");
+  AddOutput(sync_cmd, &sync_options.output);
+  sync_cmd->add_option("--format,-f", sync_options.format, "jsonl (one object per move) or table")
+      ->check(CLI::IsMember({"jsonl", "table"}));
+  sync_cmd->add_option("--credentials", sync_options.credentials,
+                       "File of two lines, access key then secret key, readable by its owner only "
+                       "(default: CLEARML_API_ACCESS_KEY, CLEARML_API_SECRET_KEY)");
+  sync_cmd->add_option("--ca-cert", sync_options.ca_cert, "CA certificates (PEM) to verify the server with");
+  sync_cmd->add_flag("--insecure-http", sync_options.insecure_http, "Allow plain http:// to a server that is not on loopback");
+  sync_cmd->add_option("--lock-timeout", sync_options.lock_timeout_seconds,
+                       "Seconds to wait for the state lock when reading the configuration")->default_val(10);
+  sync_cmd->footer("Example: rescfg sync --state /var/lib/rescfg --clearml-server https://api.clearml.example --once\n"
+                   "Exit (--once): 0 the cycle completed; 1 completed with findings (rejected tasks, failed moves);\n"
+                   "2 unusable: configuration, state, credentials refused, server unreachable (nothing moved).\n"
+                   "--interval: 0 after SIGINT or SIGTERM; 2 credentials refused.");
+  sync_cmd->callback([&] {
+    if (!sync_options.once && !sync_options.interval_seconds) {
+      spdlog::error("rescfg sync: give --once or --interval SECONDS");
+      exit_code = kExitUnusable;
+      return;
+    }
+    exit_code = RunSync(sync_options);
+  });
 
   CompletionOptions completion;
   auto* completion_cmd = app.add_subcommand("completion", "Print a shell completion script for bash, zsh or fish");

@@ -1,0 +1,166 @@
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include "commands.h"
+#include "config_source.h"
+#include "output_file.h"
+#include "state/atomic_file.h"
+#include "sync/credentials.h"
+#include "sync/cycle.h"
+#include "sync/kept_snapshot.h"
+#include "sync/metrics.h"
+#include "sync/move_output.h"
+#include "sync/sync_lock.h"
+
+namespace rescfg::cmd {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void OnSignal(int) { g_stop.store(true); }
+
+void InstallSignalHandlers() {
+  struct sigaction action {};
+  action.sa_handler = OnSignal;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, nullptr);
+  ::sigaction(SIGTERM, &action, nullptr);
+}
+
+/// The summary line goes to stderr unless -q.
+void Summary(const std::string& line) {
+  if (spdlog::get_level() < spdlog::level::err) std::fprintf(stderr, "rescfg: %s\n", line.c_str());
+}
+
+/// Waits `seconds` or until a signal.
+void Pause(int64_t seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (!g_stop.load() && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+std::optional<sync::Credentials> LoadCredentials(const SyncOptions& options) {
+  if (!options.credentials.empty()) {
+    std::string error;
+    auto credentials = sync::ReadCredentialsFile(options.credentials, &error);
+    if (!credentials) spdlog::error("{}", error);
+    return credentials;
+  }
+  auto credentials = sync::CredentialsFromEnvironment();
+  if (!credentials) {
+    spdlog::error("no ClearML credentials: set CLEARML_API_ACCESS_KEY and CLEARML_API_SECRET_KEY, or give "
+                  "--credentials FILE (two lines: the access key, then the secret key)");
+  }
+  return credentials;
+}
+
+}  // namespace
+
+int RunSync(const SyncOptions& options) {
+  std::string server = options.server;
+  if (server.empty()) {
+    const char* host = std::getenv("CLEARML_API_HOST");
+    server = host ? host : "";
+  }
+  if (server.empty()) {
+    spdlog::error("no ClearML server: give --clearml-server URL or set CLEARML_API_HOST");
+    return kExitUnusable;
+  }
+  std::string error;
+  auto address = sync::CheckServerAddress(server, options.insecure_http, &error);
+  if (!address) {
+    spdlog::error("{}", error);
+    return kExitUnusable;
+  }
+  auto credentials = LoadCredentials(options);
+  if (!credentials) return kExitUnusable;
+
+  const std::string state_dir = StateDirOrDefault(options.state_dir);
+  if (!PathExists(state_dir)) {
+    spdlog::error("{}: no state directory; provision a configuration first (rescfg provision FILE --state {})",
+                  state_dir, state_dir);
+    return kExitUnusable;
+  }
+  const sync::SyncPaths paths = sync::SyncPathsOf(state_dir);
+  if (!sync::MakeSyncDirectory(paths, &error)) {
+    spdlog::error("{}", error);
+    return kExitUnusable;
+  }
+  auto lock = sync::SyncLock::Acquire(paths.lock, &error);
+  if (!lock) {
+    spdlog::error("{}", error);
+    return kExitUnusable;
+  }
+  auto journal = sync::Journal::Open(paths.journal, &error);
+  if (!journal) {
+    spdlog::error("{}", error);
+    return kExitUnusable;
+  }
+  auto transport = sync::MakeCurlTransport({options.ca_cert}, &error);
+  if (!transport) {
+    spdlog::error("{}", error);
+    return kExitUnusable;
+  }
+  sync::ApiClient api(transport.get(), *address, std::move(*credentials));
+  InstallSignalHandlers();
+
+  sync::CycleSettings settings;
+  settings.state_dir = state_dir;
+  settings.dry_run = options.dry_run;
+  settings.lock_timeout_seconds = options.lock_timeout_seconds;
+  settings.stop = &g_stop;
+  // Crash points of the fault tests are counted in one order: one move at a time.
+  if (std::getenv("RESCFG_TEST_CRASH_POINT") != nullptr) settings.connections = 1;
+
+  sync::MetricsTotals totals;
+  std::optional<sync::CycleResult> last_completed;
+  for (int64_t cycle = 1;; ++cycle) {
+    settings.cycle = cycle;
+    sync::CycleResult result = sync::RunCycle(api, *journal, settings);
+    for (const auto& note : result.notes) spdlog::warn("{}: {}", state_dir, note);
+    LogFindings(result.findings);
+    const bool completed = result.status == sync::CycleResult::Status::kCompleted;
+    if (completed) {
+      const std::string text = options.format == "table" ? sync::MoveTable(result.moves, cycle)
+                                                         : sync::MoveJsonLines(result.moves, cycle);
+      if (!text.empty() || !options.output.empty()) {
+        if (!WriteOutput(options.output, text)) return kExitUnusable;
+        if (options.output.empty()) std::fflush(stdout);
+      }
+      Summary(sync::CycleSummary(result, cycle, options.dry_run));
+    } else {
+      spdlog::error("cycle {}: {}; nothing was moved", cycle, result.error);
+    }
+    sync::CountCycle(result, &totals);
+    if (completed) last_completed = std::move(result);
+    if (!options.metrics.empty()) {
+      const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                              std::chrono::system_clock::now().time_since_epoch()).count();
+      const sync::CycleResult& latest = completed ? *last_completed : result;
+      const std::string text = sync::RenderMetrics(last_completed ? &*last_completed : nullptr, latest, totals,
+                                                   api.errors_by_endpoint(), now);
+      if (!WriteFileAtomically(options.metrics, text, &error)) spdlog::error("--metrics: {}", error);
+    }
+    const auto status = completed ? sync::CycleResult::Status::kCompleted : result.status;
+    if (status == sync::CycleResult::Status::kCredentialsRefused) {
+      spdlog::error("the server refused the credentials");
+      return kExitUnusable;
+    }
+    if (options.once) {
+      if (!completed) return kExitUnusable;
+      const bool findings = !last_completed->report->rejected.empty() || last_completed->Count("failed") > 0;
+      return findings ? kExitFindings : kExitOk;
+    }
+    if (g_stop.load()) return kExitOk;
+    Pause(*options.interval_seconds);
+    if (g_stop.load()) return kExitOk;
+  }
+}
+
+}  // namespace rescfg::cmd

@@ -1,0 +1,198 @@
+#include "sync/cycle.h"
+
+#include <chrono>
+#include <unordered_set>
+
+#include "clearml/queues.h"
+#include "state/state_store.h"
+#include "sync/recovery.h"
+#include "sync/server_snapshot.h"
+
+namespace rescfg::sync {
+namespace {
+
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+CycleResult::Status StatusOfFailure(const ApiAnswer& failure) {
+  switch (failure.kind) {
+    case ApiAnswer::Kind::kUnauthorized: return CycleResult::Status::kCredentialsRefused;
+    case ApiAnswer::Kind::kUnreachable: return CycleResult::Status::kUnreachable;
+    default: return CycleResult::Status::kUnusable;
+  }
+}
+
+/// The policy, pool and link queues of the configuration.
+std::unordered_set<std::string> ConfigQueues(const Config& config) {
+  std::unordered_set<std::string> names;
+  for (const Pool& pool : config.pools) names.insert(pool.queue);
+  for (const Profile& profile : config.profiles) {
+    for (const Link& link : profile.links) names.insert(link.queue);
+  }
+  for (const Policy& policy : config.policies) {
+    for (const PolicyProfile& entry : policy.profiles) {
+      names.insert(entry.queue.value_or(DefaultPolicyQueue(policy.name, entry.profile)));
+    }
+  }
+  return names;
+}
+
+std::string PolicyQueue(const Config& config, std::string_view policy, std::string_view profile) {
+  const Policy* p = config.FindPolicy(policy);
+  if (p == nullptr) return "";
+  for (const PolicyProfile& entry : p->profiles) {
+    if (entry.profile == profile) return entry.queue.value_or(DefaultPolicyQueue(p->name, entry.profile));
+  }
+  return "";
+}
+
+/// The moves of the report's assignments, in placement order; those that
+/// cannot be made go straight to `refused` (by their index in the order).
+void PlanMoves(const Config& config, const ScheduleReport& report, const clearml::QueueList& queues, int64_t cycle,
+               std::vector<MoveIntent>* intents, std::vector<size_t>* intent_slot,
+               std::vector<MoveReport>* reports) {
+  for (size_t index : report.assignments) {
+    const JobOutcome& job = report.jobs[index];
+    MoveIntent m;
+    m.cycle = cycle;
+    m.task = std::string(*job.id);
+    m.name = std::string(*job.name);
+    m.policy = std::string(*job.policy);
+    m.profile = std::string(*job.profile);
+    m.pool = std::string(*job.pool);
+    m.from = PolicyQueue(config, m.policy, m.profile);
+    m.to = std::string(*job.queue);
+    const clearml::Queue* from = queues.FindByName(m.from);
+    const clearml::Queue* to = queues.FindByName(m.to);
+    if (from) m.from_id = std::string(from->id);
+    if (to) m.to_id = std::string(to->id);
+    const auto listing = queues.ListingOf(m.task);
+    std::string refusal, result = "skipped";
+    if (to == nullptr) {
+      refusal = "the server has no queue named " + m.to + "; create it (the agents of the pool serve it)";
+      result = "failed";
+    } else if (from == nullptr || !listing || &queues.queues[listing->queue] != from) {
+      refusal = "not listed in " + m.from + " when the queues were read; left for the next cycle";
+    }
+    if (!refusal.empty()) {
+      reports->push_back({m, UtcNowMicros(), result, refusal, false});
+      continue;
+    }
+    intent_slot->push_back(reports->size());
+    reports->push_back({m, "", "", "", false});
+    intents->push_back(std::move(m));
+  }
+}
+
+}  // namespace
+
+size_t CycleResult::Count(const std::string& result) const {
+  size_t n = 0;
+  for (const MoveReport& m : moves) n += m.result == result;
+  return n;
+}
+
+std::string Seconds(int64_t micros) {
+  if (micros < 0) micros = 0;
+  const int64_t millis = (micros + 500) / 1000;
+  std::string fraction = std::to_string(millis % 1000);
+  return std::to_string(millis / 1000) + "." + std::string(3 - fraction.size(), '0') + fraction;
+}
+
+CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& settings) {
+  CycleResult result;
+  const int64_t start = NowMicros();
+  api.ResetWait();
+  auto finish = [&](CycleResult::Status status, std::string error) -> CycleResult {
+    result.status = status;
+    result.error = std::move(error);
+    result.micros = NowMicros() - start;
+    result.server_micros = api.server_wait_micros();
+    return std::move(result);
+  };
+
+  // The configuration as provisioned now: a provision takes effect here.
+  ProvisionedConfig provisioned = LoadProvisionedConfig(settings.state_dir, settings.lock_timeout_seconds);
+  result.notes = provisioned.notes;
+  if (!provisioned.config) return finish(CycleResult::Status::kUnusable, provisioned.error);
+  const Config& config = *provisioned.config;
+  const std::vector<std::string> param_paths = DynamicParameterPaths(config);
+  const std::unordered_set<std::string> config_queues = ConfigQueues(config);
+
+  ServerSnapshot snapshot;
+  clearml::QueueList queues;
+  for (int reading = 0;; ++reading) {
+    const FetchOutcome fetched = FetchServerSnapshot(api, TaskFields(param_paths), settings.page_size, &snapshot);
+    if (!fetched.ok) return finish(StatusOfFailure(fetched.failure), fetched.error);
+    queues = clearml::ReadQueuesText(snapshot.queues_json, "queues.get_all");
+    if (journal.unfinished().empty() || settings.dry_run || reading > 0) break;
+    // Moves a crash (or a silent server) left half done, before anything else.
+    RecoveryOutcome recovered = RecoverIntents(api, journal, snapshot, queues, [&](std::string_view name) {
+      return config_queues.count(std::string(name)) > 0;
+    });
+    result.notes.insert(result.notes.end(), recovered.notes.begin(), recovered.notes.end());
+    std::string error;
+    if (!journal.Flush(&error)) return finish(CycleResult::Status::kUnusable, error);
+    if (!recovered.ok) return finish(CycleResult::Status::kUnreachable, recovered.failure.Describe());
+    if (!recovered.acted) break;  // else read again: the server changed
+  }
+  result.tasks_read = snapshot.tasks;
+
+  const SyncPaths paths = SyncPathsOf(settings.state_dir);
+  std::string error;
+  if (!settings.dry_run) {
+    ReleaseHandovers(journal, snapshot, queues);
+    if (!journal.Compact(&error)) return finish(CycleResult::Status::kUnusable, error);
+  }
+  if (!WriteKeptSnapshot(paths, snapshot, &error)) return finish(CycleResult::Status::kUnusable, error);
+  clearml::Snapshot read = LoadKeptSnapshot(paths, param_paths, &config, journal.AsHandovers());
+  result.findings = read.findings;
+  if (read.unusable) return finish(CycleResult::Status::kUnusable, "the server's snapshot is unusable");
+  result.report = BuildSchedule(config, std::move(read.jobs));
+  const ScheduleReport& report = *result.report;
+  for (size_t index : report.pending) {
+    const JobOutcome& job = report.jobs[index];
+    ++result.pending_by_reason[std::string(*job.reason)];
+    ++result.pending_by_policy_reason[{std::string(*job.policy), std::string(*job.reason)}];
+  }
+
+  std::vector<MoveIntent> intents;
+  std::vector<size_t> slots;
+  PlanMoves(config, report, queues, settings.cycle, &intents, &slots, &result.moves);
+  if (settings.dry_run) {
+    for (size_t slot : slots) {
+      result.moves[slot].result = "planned";
+      result.moves[slot].time = UtcNowMicros();
+    }
+    return finish(CycleResult::Status::kCompleted, "");
+  }
+  std::vector<MoveReport> made;
+  if (!MakeMoves(api, journal, intents, {settings.connections, settings.stop}, &made, &error)) {
+    return finish(CycleResult::Status::kUnusable, error);
+  }
+  for (size_t i = 0; i < made.size(); ++i) result.moves[slots[i]] = std::move(made[i]);
+  return finish(CycleResult::Status::kCompleted, "");
+}
+
+std::string CycleSummary(const CycleResult& r, int64_t cycle, bool dry_run) {
+  std::string text = "cycle " + std::to_string(cycle) + ": " + std::to_string(r.tasks_read) + " tasks read, ";
+  if (dry_run) text += std::to_string(r.Count("planned")) + " planned, ";
+  text += std::to_string(r.Count("moved")) + " moved, " + std::to_string(r.Count("skipped")) + " skipped, " +
+          std::to_string(r.Count("failed")) + " failed, ";
+  size_t pending = 0;
+  std::string reasons;
+  for (const auto& [reason, n] : r.pending_by_reason) {
+    pending += n;
+    reasons += (reasons.empty() ? "" : ", ") + reason + " " + std::to_string(n);
+  }
+  text += std::to_string(pending) + " pending" + (reasons.empty() ? "" : " (" + reasons + ")");
+  const size_t rejected = r.report ? r.report->rejected.size() : 0;
+  const size_t running = r.report ? r.report->running_count : 0;
+  text += ", " + std::to_string(rejected) + " rejected, " + std::to_string(running) + " running; " + Seconds(r.micros) +
+          " s, " + Seconds(r.server_micros) + " s waiting for the server";
+  return text;
+}
+
+}  // namespace rescfg::sync

@@ -1,0 +1,64 @@
+#pragma once
+/// One cycle of `rescfg sync`: settle the journal, read the server, keep
+/// the snapshot, schedule it against the provisioned configuration (read
+/// again every cycle) and move the assigned tasks.
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "finding.h"
+#include "schedule/report.h"
+#include "sync/api_client.h"
+#include "sync/journal.h"
+#include "sync/kept_snapshot.h"
+#include "sync/move.h"
+
+namespace rescfg::sync {
+
+struct CycleSettings {
+  std::string state_dir;
+  int64_t cycle = 1;
+  bool dry_run = false;
+  size_t page_size = 500;
+  int connections = 4;
+  int lock_timeout_seconds = 10;
+  const std::atomic<bool>* stop = nullptr;
+};
+
+struct CycleResult {
+  enum class Status {
+    kCompleted,
+    kUnusable,            ///< configuration, state or journal unusable, or the server's answers
+    kCredentialsRefused,
+    kUnreachable,         ///< the server did not answer within the retry bound
+  };
+  Status status = Status::kUnusable;
+  std::string error;                 ///< why, when not completed
+  std::vector<Finding> findings;     ///< the snapshot reader's, to log
+  std::vector<std::string> notes;    ///< the journal's recovery, to log
+  std::optional<ScheduleReport> report;
+  std::vector<MoveReport> moves;     ///< placement order
+  size_t tasks_read = 0;
+  std::map<std::string, size_t> pending_by_reason;
+  std::map<std::pair<std::string, std::string>, size_t> pending_by_policy_reason;
+  int64_t micros = 0, server_micros = 0;
+  size_t Count(const std::string& result) const;
+};
+
+/// Runs one cycle. The journal is the sync's (opened once, under the sync
+/// lock). Nothing is moved unless the cycle completes its reading.
+CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& settings);
+
+/// The stderr summary: "cycle 3: 120 tasks read, 10 moved, 0 skipped, 0
+/// failed, 30 pending (capacity 20, limit 10), 2 rejected; 0.532 s, 0.498 s
+/// waiting for the server".
+std::string CycleSummary(const CycleResult& result, int64_t cycle, bool dry_run);
+
+/// Microseconds as seconds with three decimals ("0.532").
+std::string Seconds(int64_t micros);
+
+}  // namespace rescfg::sync

@@ -1,0 +1,53 @@
+#pragma once
+/// The HTTP POSTs of `rescfg sync`, behind an interface so that the API
+/// layer and the move protocol are tested without a network (a fake
+/// transport answers from a table).
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace rescfg::sync {
+
+struct HttpRequest {
+  std::string url;            ///< the server's address and the endpoint: https://host/tasks.get_all
+  std::string body;           ///< JSON
+  std::string authorization;  ///< the whole header value: "Basic ..." or "Bearer ..."
+};
+
+struct HttpResponse {
+  enum class Outcome {
+    kAnswered,       ///< `status` and `body` hold the server's answer
+    kConnectFailed,  ///< nothing was sent: safe to send again
+    kTimeout,        ///< sent, no (whole) answer in time: it may have been acted on
+    kTooLarge,       ///< the answer was longer than the transport accepts
+    kFailed,         ///< any other transport error (TLS, a broken connection)
+  };
+  Outcome outcome = Outcome::kFailed;
+  long status = 0;
+  std::string body;
+  std::string error;      ///< what went wrong, for kAnswered empty
+  int64_t micros = 0;     ///< how long the call took
+};
+
+class HttpTransport {
+ public:
+  virtual ~HttpTransport() = default;
+  /// Safe to call from several threads at once.
+  virtual HttpResponse Post(const HttpRequest& request) = 0;
+};
+
+struct CurlOptions {
+  std::string ca_cert;                     ///< --ca-cert FILE: the CA bundle to verify the server with
+  int64_t connect_timeout_ms = 10'000;
+  int64_t total_timeout_ms = 60'000;       ///< a whole call, answer included
+  uint64_t max_body_bytes = uint64_t(512) << 20;
+};
+
+/// libcurl: TLS verified (peer and host name) always; proxies from the
+/// usual environment variables (https_proxy, no_proxy, ...), as libcurl
+/// reads them; keep-alive connections reused across calls, one per thread
+/// that calls at once. nullptr with `error` set when libcurl cannot start.
+std::unique_ptr<HttpTransport> MakeCurlTransport(const CurlOptions& options, std::string* error);
+
+}  // namespace rescfg::sync

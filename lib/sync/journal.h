@@ -1,0 +1,86 @@
+#pragma once
+/// The journal of `rescfg sync` (DIR/sync/journal): the moves it is about
+/// to make, written durably before the first call of each, and the tasks
+/// it handed to a pool and that still wait there.
+///
+/// A move takes two calls (out of the policy queue, into the pool queue);
+/// a crash between them would leave a task queued in no queue. So the
+/// intent is appended and fsynced first, the result afterwards; the next
+/// cycle finds every intent without a result and completes or undoes it
+/// from what the server shows (rescfg(1), "rescfg sync").
+///
+/// File: a first line "rescfg-sync-journal 1", then one record a line,
+/// "<first 16 hex digits of the sha256 of JSON> <JSON>". Every complete
+/// line must verify: anything else is corruption, an error, never
+/// repaired. Only a last line without its newline (a crash while
+/// appending) is dropped: what it said was not yet acted on.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clearml/handovers.h"
+
+namespace rescfg::sync {
+
+struct MoveIntent {
+  uint64_t seq = 0;     ///< set by Journal::Begin
+  int64_t cycle = 0;
+  std::string task, name, policy, profile, pool;
+  std::string from, from_id;  ///< the policy queue: name and id
+  std::string to, to_id;      ///< the pool or link queue
+};
+
+/// A task handed to a pool that has not started yet.
+struct HandoverRecord {
+  std::string task, pool, policy, profile;
+  std::string from, from_id, to, to_id;
+};
+
+class Journal {
+ public:
+  /// Reads and verifies `path`; a missing file is an empty journal (created
+  /// at the first write). nullopt with `error` set when it is corrupt or
+  /// unreadable.
+  static std::optional<Journal> Open(const std::string& path, std::string* error);
+
+  /// Intents without a result, by seq.
+  const std::map<uint64_t, MoveIntent>& unfinished() const { return unfinished_; }
+  /// Hand-overs by task id.
+  const std::map<std::string, HandoverRecord>& handovers() const { return handovers_; }
+  /// The hand-overs as the snapshot reader takes them.
+  clearml::Handovers AsHandovers() const;
+
+  /// Gives each intent its seq and appends them all with one write and one
+  /// fsync: after this returns, they survive a crash.
+  bool Begin(std::vector<MoveIntent>* intents, std::string* error);
+  /// Records an intent's end (not yet written: Flush). `moved` makes it a
+  /// hand-over.
+  void Finish(uint64_t seq, const std::string& result, bool moved);
+  /// Forgets a hand-over: its task started, ended, or is back in its
+  /// policy queue (not yet written: Flush).
+  void Release(const std::string& task);
+  /// Appends what Finish and Release recorded, with one fsync.
+  bool Flush(std::string* error);
+  /// Rewrites the file with only what is still open (hand-overs and
+  /// unfinished intents), atomically.
+  bool Compact(std::string* error);
+
+  const std::string& path() const { return path_; }
+
+ private:
+  explicit Journal(std::string path) : path_(std::move(path)) {}
+  bool Apply(const std::string& json, std::string* error);
+  static std::string Line(const std::string& json);
+
+  std::string path_;
+  bool exists_ = false;
+  uint64_t next_seq_ = 1;
+  std::map<uint64_t, MoveIntent> unfinished_;
+  std::map<std::string, HandoverRecord> handovers_;
+  std::string pending_;  ///< lines recorded by Finish and Release, not yet written
+};
+
+}  // namespace rescfg::sync

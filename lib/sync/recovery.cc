@@ -1,0 +1,91 @@
+#include "sync/recovery.h"
+
+#include "sync/move.h"
+
+namespace rescfg::sync {
+namespace {
+
+std::string_view StatusOf(const ServerSnapshot& snapshot, const std::string& task) {
+  auto it = snapshot.status.find(task);
+  return it == snapshot.status.end() ? std::string_view() : std::string_view(it->second);
+}
+
+const clearml::Queue* ListedIn(const clearml::QueueList& queues, const std::string& task) {
+  auto listing = queues.ListingOf(task);
+  return listing ? &queues.queues[listing->queue] : nullptr;
+}
+
+}  // namespace
+
+IntentState JudgeIntent(const MoveIntent& m, std::string_view status, const clearml::Queue* listed_in,
+                        bool is_config_queue) {
+  if (status != "queued") return IntentState::kGone;
+  if (listed_in == nullptr) return IntentState::kInNoQueue;
+  if (listed_in->id == m.to_id) return IntentState::kMoved;
+  if (listed_in->id == m.from_id) return IntentState::kNotMoved;
+  // A queue rescfg knows nothing of (the k8s glue's): an agent took it
+  // from the pool queue, so the move was made.
+  return is_config_queue ? IntentState::kGone : IntentState::kMoved;
+}
+
+const char* IntentStateName(IntentState state) {
+  switch (state) {
+    case IntentState::kMoved: return "moved";
+    case IntentState::kNotMoved: return "not moved";
+    case IntentState::kGone: return "gone";
+    case IntentState::kInNoQueue: return "in no queue";
+  }
+  return "";
+}
+
+RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSnapshot& snapshot,
+                               const clearml::QueueList& queues,
+                               const std::function<bool(std::string_view)>& is_config_queue) {
+  RecoveryOutcome outcome;
+  const std::map<uint64_t, MoveIntent> open = journal.unfinished();  // a copy: Finish changes it
+  for (const auto& [seq, m] : open) {
+    const clearml::Queue* listed = ListedIn(queues, m.task);
+    const IntentState state =
+        JudgeIntent(m, StatusOf(snapshot, m.task), listed, listed != nullptr && is_config_queue(listed->name));
+    std::string note = "unfinished move of task " + m.task + " from " + m.from + " to " + m.to + ": " +
+                       IntentStateName(state);
+    switch (state) {
+      case IntentState::kMoved:
+        journal.Finish(seq, "moved", true);
+        break;
+      case IntentState::kNotMoved:
+      case IntentState::kGone:
+        journal.Finish(seq, "undone", false);
+        break;
+      case IntentState::kInNoQueue: {
+        outcome.acted = true;
+        const MoveReport report = CompleteMove(api, m);
+        note += " -> " + report.result + (report.detail.empty() ? "" : " (" + report.detail + ")");
+        if (report.open) {
+          outcome.ok = false;
+          outcome.failure.kind = ApiAnswer::Kind::kUnreachable;
+          outcome.failure.message = report.detail;
+        } else {
+          journal.Finish(seq, report.result, report.result == "moved");
+        }
+        break;
+      }
+    }
+    outcome.notes.push_back(std::move(note));
+  }
+  return outcome;
+}
+
+size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const clearml::QueueList& queues) {
+  std::vector<std::string> released;
+  for (const auto& [task, h] : journal.handovers()) {
+    const clearml::Queue* listed = ListedIn(queues, task);
+    if (StatusOf(snapshot, task) != "queued" || (listed != nullptr && listed->id == h.from_id)) {
+      released.push_back(task);
+    }
+  }
+  for (const auto& task : released) journal.Release(task);
+  return released.size();
+}
+
+}  // namespace rescfg::sync

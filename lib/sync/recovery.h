@@ -1,0 +1,56 @@
+#pragma once
+/// What a sync does with its journal at the start of every cycle, before
+/// anything else is decided: each move left unfinished by a crash (or by a
+/// server that stopped answering) is completed or undone from what the
+/// server shows now, and each hand-over whose task started, ended or went
+/// back to its policy queue is forgotten.
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "clearml/queues.h"
+#include "sync/api_client.h"
+#include "sync/journal.h"
+#include "sync/server_snapshot.h"
+
+namespace rescfg::sync {
+
+/// Where an unfinished move stands.
+enum class IntentState {
+  kMoved,      ///< in its pool queue, or already taken from there by an agent's glue
+  kNotMoved,   ///< still in its policy queue: nothing happened (it is decided again)
+  kGone,       ///< no longer queued, or moved elsewhere by someone else: left alone
+  kInNoQueue,  ///< queued, listed in no queue: out of its policy queue, not yet in the pool's
+};
+
+/// `status` is the task's status in the snapshot ("" when it is not there:
+/// neither queued nor running); `listed_in` the queue whose entries list it
+/// (nullptr: none); `is_config_queue` whether that queue is a policy, pool
+/// or link queue of the configuration.
+IntentState JudgeIntent(const MoveIntent& intent, std::string_view status, const clearml::Queue* listed_in,
+                        bool is_config_queue);
+const char* IntentStateName(IntentState state);
+
+struct RecoveryOutcome {
+  bool ok = true;            ///< false: the server did not answer; the intents stay open
+  bool acted = false;        ///< a call changed the server: read it again before deciding
+  std::vector<std::string> notes;  ///< one line per intent, for the log
+  ApiAnswer failure;
+};
+
+/// Settles every unfinished intent of `journal` (recorded with Finish, and
+/// written with Flush by the caller). A task in no queue is completed: the
+/// decision was made, and putting it back would move it to the end of its
+/// policy queue.
+RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSnapshot& snapshot,
+                               const clearml::QueueList& queues,
+                               const std::function<bool(std::string_view)>& is_config_queue);
+
+/// Forgets the hand-overs that no longer hold: the task is not queued any
+/// more (running, finished, stopped), or is listed in its policy queue
+/// again. Returns how many.
+size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const clearml::QueueList& queues);
+
+}  // namespace rescfg::sync
