@@ -128,9 +128,13 @@ if [ -n "${RESCFG_TEST_DEEP:-}" ]; then
 fi
 
 # 5. A person acts on a task between the read and its move: it is skipped and left alone.
+#    The last one stops it inside tasks.enqueue, between the server's reading of
+#    its status and its change (121). (A person's move inside tasks.enqueue
+#    keeps the status `queued`: the real server, which conditions the change on
+#    the status alone, lets the enqueue take the task; no client can guard it.)
 mapfile -t planned < <(cut -d' ' -f1 reference.moves)
 n=0
-for action in stop dequeue 'move", "to": "OTHER' run delete 'move", "to": "OTHER", "on": "tasks.enqueue", "when": "during'; do
+for action in stop dequeue 'move", "to": "OTHER' run delete 'stop", "on": "tasks.enqueue", "when": "during'; do
   victim=${planned[$((n % ${#planned[@]}))]}; n=$((n + 1))
   # OTHER: a policy queue the victim is not in
   other=$(jq -r --arg t "$victim" '.origin[$t] as $q | ["sandbox-2gpu", "dev-2gpu"] | map(select(. != $q))[0]' double-state.json)
