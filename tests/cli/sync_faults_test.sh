@@ -51,7 +51,12 @@ for at in tasks.get_all:1 workers.get_all:0 tasks.enqueue:1 queues.remove_task:0
   cycle "token expiry at $at" "[{\"kind\": \"expire_tokens\", \"endpoint\": \"${at%:*}\", \"skip\": ${at#*:}}]"
   if [ "$(jq -s --arg e "${at%:*}" '[.[] | select(.endpoint == $e)] | length' double.log)" -gt "${at#*:}" ]; then
     [ "$code" = 0 ] || fail "token expiry at $at: exit $code: $(head -3 err.txt)"
-    [ "$(logins)" = 2 ] || fail "token expiry at $at: $(logins) logins, expected 2 (renewed once)"
+    case ${at%:*} in
+      tasks.enqueue | queues.*) # moves run on several connections at once: each may see the 401
+        [ "$(logins)" -ge 2 ] && [ "$(logins)" -le 5 ] ||
+          fail "token expiry at $at: $(logins) logins, expected 2 to 5 (once per connection at most)" ;;
+      *) [ "$(logins)" = 2 ] || fail "token expiry at $at: $(logins) logins, expected 2 (renewed once)" ;;
+    esac
     moves_of out.txt | cmp -s - reference.moves || fail "token expiry at $at: not the reference's moves"
   fi
 done
@@ -123,10 +128,17 @@ if [ -n "${RESCFG_TEST_DEEP:-}" ]; then
 fi
 
 # 5. A person acts on a task between the read and its move: it is skipped and left alone.
+#    The last one stops it inside tasks.enqueue, between the server's reading of
+#    its status and its change (121). (A person's move inside tasks.enqueue
+#    keeps the status `queued`: the real server, which conditions the change on
+#    the status alone, lets the enqueue take the task; no client can guard it.)
 mapfile -t planned < <(cut -d' ' -f1 reference.moves)
 n=0
-for action in stop dequeue 'move", "to": "sandbox-2gpu' run delete 'move", "to": "research-2gpu", "when": "during'; do
+for action in stop dequeue 'move", "to": "OTHER' run delete 'stop", "on": "tasks.enqueue", "when": "during'; do
   victim=${planned[$((n % ${#planned[@]}))]}; n=$((n + 1))
+  # OTHER: a policy queue the victim is not in
+  other=$(jq -r --arg t "$victim" '.origin[$t] as $q | ["sandbox-2gpu", "dev-2gpu"] | map(select(. != $q))[0]' double-state.json)
+  action=${action//OTHER/$other}
   cycle "a person's $action of $victim" "[{\"kind\": \"person\", \"task\": \"$victim\", \"action\": \"$action\"}]"
   [ "$code" = 0 ] || fail "a person's ${action%%\"*} of $victim: exit $code, expected 0: $(head -3 err.txt)"
   [ "$(jq -r --arg t "$victim" 'select(.task == $t) | .result' out.txt)" = skipped ] ||

@@ -51,6 +51,8 @@ sync_once -o moves.jsonl --metrics metrics.prom; code=$?
 [ "$(jq -s 'map(select(.result == "moved")) | length' moves.jsonl)" = "$(wc -l < planned.txt)" ] ||
   fail "the cycle did not move what --dry-run planned"
 check_invariants "the first cycle" moves.jsonl
+[ ! -s out.txt ] || fail "with -o FILE, records still went to stdout"
+grep -q '^# TYPE ' metrics.prom || fail "--metrics FILE holds no Prometheus text"
 grep -rlF -- "$SECRET" out.txt err.txt moves.jsonl metrics.prom state && fail "the secret leaked (files above)"
 grep -F -- "$SECRET" double.log >/dev/null && fail "the secret was sent in a request body"
 

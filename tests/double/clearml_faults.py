@@ -24,7 +24,8 @@ calls it hits (-1: all). Kinds:
   person     someone acts on a task: {"task": ID or name, "action": "stop" |
              "dequeue" | "move" | "run" | "delete", "to": QUEUE (move),
              "on": "mutating" (default: the next call that changes that
-             task) | "after:ENDPOINT" (right after such a call was answered),
+             task) | ENDPOINT (the next such call that names the task) |
+             "after:ENDPOINT" (right after such a call was answered),
              "when": "before" | "during" (tasks.enqueue: after the server
              read the task's status and before it changes it: 121)}
 """
@@ -86,7 +87,7 @@ class Faults:
                 if on == "after:" + endpoint and self._take(fault):
                     out.append(fault)
                 continue
-            if on != "mutating" or endpoint not in MUTATING:
+            if endpoint not in MUTATING or on not in ("mutating", endpoint):
                 continue
             task = resolve_task(model, fault.get("task"))
             if task is not None and isinstance(body, dict) and body.get("task") == task and self._take(fault):
