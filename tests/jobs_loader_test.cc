@@ -323,8 +323,9 @@ TEST(JsonLinesJobs, MalformedLines) {
       "{\"id\": \"\\u00e9t\\u00e9\"}\n");
   ASSERT_EQ(jobs.entries.size(), 10u);
   for (size_t i = 0; i < 5; ++i) {
-    EXPECT_EQ(jobs.entries[i].invalid.rfind("line " + std::to_string(i + 1) + ": not valid JSON", 0), 0u)
+    EXPECT_EQ(jobs.entries[i].invalid.rfind("line " + std::to_string(i + 1) + ", column ", 0), 0u)
         << jobs.entries[i].invalid;
+    EXPECT_NE(jobs.entries[i].invalid.find(": not valid JSON"), std::string::npos) << jobs.entries[i].invalid;
     EXPECT_EQ(jobs.entries[i].id, std::nullopt);
   }
   EXPECT_EQ(jobs.entries[5].invalid, "line 6: not a JSON object: \"just a string\"");
