@@ -63,9 +63,13 @@ std::optional<std::string> ReadWholeDescriptor(int fd, std::string* error, uint6
     const size_t needed = content.size() + static_cast<size_t>(n);
     if (needed > max_bytes) return TooLarge("input", max_bytes, error, code);
     // Grown by doubling, but never past the limit: reading a limit's worth
-    // costs the limit, not the next power of two above it.
+    // costs the limit, not the next power of two above it. A fresh string
+    // gets exactly what it reserves (growing one in place may double it).
     if (needed > content.capacity()) {
-      content.reserve(static_cast<size_t>(std::min<uint64_t>(max_bytes, std::max(needed, 2 * content.capacity()))));
+      std::string grown;
+      grown.reserve(static_cast<size_t>(std::min<uint64_t>(max_bytes, std::max(needed, 2 * content.capacity()))));
+      grown.append(content);
+      content.swap(grown);
     }
     content.append(buffer, static_cast<size_t>(n));
   }

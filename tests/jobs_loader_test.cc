@@ -112,7 +112,7 @@ TEST(JobsLoader, FormatOverridesExtension) {
   auto as_jsonl = LoadJobsFile(kData + "empty-list.yaml", JobsFormat::kJsonLines, {});
   EXPECT_FALSE(as_jsonl.unusable);
   ASSERT_EQ(as_jsonl.entries.size(), 3u);
-  EXPECT_EQ(as_jsonl.entries[0].invalid, "line 1: not valid JSON");
+  EXPECT_EQ(as_jsonl.entries[0].invalid, "line 1, column 1: not valid JSON");
 }
 
 // --- YAML ------------------------------------------------------------------
@@ -267,7 +267,7 @@ TEST(JsonLinesJobs, MixedFile) {
   EXPECT_EQ(jobs.entries[1].id, std::nullopt);
   EXPECT_EQ(jobs.entries[2].invalid, "field 'policy' must be a string");
   EXPECT_EQ(jobs.entries[2].id, "bad-policy");
-  EXPECT_EQ(jobs.entries[3].invalid, "line 5: not valid JSON: a string is not closed");
+  EXPECT_EQ(jobs.entries[3].invalid, "line 5, column 8: not valid JSON: a string is not closed");
   EXPECT_EQ(jobs.entries[3].entry, 4u);
   EXPECT_EQ(jobs.entries[3].mark.line, 5);
   EXPECT_EQ(jobs.entries[4].resources, "12345678901234567890123456789");
@@ -323,8 +323,9 @@ TEST(JsonLinesJobs, MalformedLines) {
       "{\"id\": \"\\u00e9t\\u00e9\"}\n");
   ASSERT_EQ(jobs.entries.size(), 10u);
   for (size_t i = 0; i < 5; ++i) {
-    EXPECT_EQ(jobs.entries[i].invalid.rfind("line " + std::to_string(i + 1) + ": not valid JSON", 0), 0u)
+    EXPECT_EQ(jobs.entries[i].invalid.rfind("line " + std::to_string(i + 1) + ", column ", 0), 0u)
         << jobs.entries[i].invalid;
+    EXPECT_NE(jobs.entries[i].invalid.find(": not valid JSON"), std::string::npos) << jobs.entries[i].invalid;
     EXPECT_EQ(jobs.entries[i].id, std::nullopt);
   }
   EXPECT_EQ(jobs.entries[5].invalid, "line 6: not a JSON object: \"just a string\"");

@@ -125,7 +125,8 @@ git -C repo add $CONFIG && git -C repo commit -qm "Add the resource configuratio
 
 # 1. The first pull request, before anything is provisioned: no state yet.
 change 1 first 's/^kind: ResourceConfiguration$/&\n# reviewed in #1/' "Describe the cluster"
-[ -e "$STATE" ] && fail "the review created the state directory"
+[ -f "$STATE/plan-key" ] || fail "the review made no plan key"
+[ -e "$STATE/history.jsonl" ] && fail "the review provisioned something"
 contains "$GH_LOG/comment-1.md" "### rescfg plan: revision 1 onto provisioned revision 0"
 contains "$GH_LOG/comment-1.md" '+ pool "H100 Half a Superpod"'
 contains "$GH_LOG/comment-1.md" "flowchart LR"

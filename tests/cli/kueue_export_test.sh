@@ -139,7 +139,13 @@ unusable collide.yaml \
 long=$(printf 'x%.0s' {1..70})
 sed "s/name: GPUs,/name: ${long}A,/; s/name: gpus,/name: ${long}B,/; s/pool: GPUs/pool: ${long}A/; s/pool: gpus/pool: ${long}B/; s/dev-team/Ops/" \
   collide.yaml > long.yaml
-unusable long.yaml "long.yaml:5:12: kueue-name-collision: pool '${long}B' and pool '${long}A' (line 4) both become the Kueue ResourceFlavor '$(printf 'x%.0s' {1..63})'"
+# Two long names that only the cut to 63 characters makes one: each gets
+# 8 hex digits of the sha256 of its whole name instead of its tail.
+"$RESCFG" export kueue --config long.yaml -o long.out 2>err.txt
+[ $? -le 1 ] || fail "long names that the cut makes one: $(cat err.txt)"
+for name in "${long}A" "${long}B"; do
+  contains long.out "name: $(printf 'x%.0s' {1..54})-$(printf '%s' "$name" | sha256sum | cut -c1-8)"
+done
 sed 's/resources: 8}/resources: 7.5}/' exact.yaml > fractional.yaml
 unusable fractional.yaml "fractional.yaml:4:29: kueue-fractional-pool: pool 'Rack' holds 7.5 GPUs, not a whole number"
 cat > badlabel.yaml <<'EOF'

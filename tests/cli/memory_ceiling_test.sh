@@ -35,8 +35,8 @@ with open("empty-objects.jsonl", "w") as f:
     f.write("{}\n" * n * 2)
 P
 size=$(stat -c %s jobs.jsonl)
-ceiling schedule "$size" "$(peak_kb "$RESCFG" schedule -c "$EXAMPLE" -j jobs.jsonl -f jsonl)" 8 $((base_kb / 1024 + 32))
-ceiling explain "$size" "$(peak_kb "$RESCFG" explain job-1 -c "$EXAMPLE" -j jobs.jsonl)" 12 $((base_kb / 1024 + 32))
+ceiling schedule "$size" "$(peak_kb "$RESCFG" schedule -c "$EXAMPLE" -j jobs.jsonl -f jsonl)" 5 $((base_kb / 1024 + 32))
+ceiling explain "$size" "$(peak_kb "$RESCFG" explain job-1 -c "$EXAMPLE" -j jobs.jsonl)" 10 $((base_kb / 1024 + 32))
 # Rejected entries cost a bounded number of bytes each.
 size=$(stat -c %s empty-objects.jsonl)
 kb=$(peak_kb "$RESCFG" schedule -c "$EXAMPLE" -j empty-objects.jsonl -f jsonl)
