@@ -72,8 +72,12 @@ TEST(ClearmlTask, EachShapeOfATask) {
   const TaskCase cases[] = {
       {"queued, ID mapped by the queues file", R"({"id": "t1", "status": "queued", "execution": {"queue": "q-dev"}})",
        "", "queued", "dev-4gpu"},
-      {"expanded reference: its name", R"({"id": "t1", "status": "queued", "execution": {"queue": {"id": "q-dev", "name": "other"}}})",
+      {"expanded reference: its name", R"({"id": "t1", "status": "queued", "execution": {"queue": {"id": "q-x", "name": "other"}}})",
        "", "queued", "other"},
+      {"expanded reference that the queues file contradicts",
+       R"({"id": "t1", "status": "queued", "execution": {"queue": {"id": "q-dev", "name": "other"}}})",
+       "execution.queue {id: q-dev, name: other} disagrees with the queues file (queues.json): queue q-dev is named "
+       "'dev-4gpu'", "queued", ""},
       {"expanded reference with an ID only", R"({"id": "t1", "status": "queued", "execution": {"queue": {"id": "q-pool"}}})",
        "", "queued", "h100-pool"},
       {"an ID no queue lists is taken as a name", R"({"id": "t1", "status": "queued", "execution": {"queue": "dev-4gpu"}})",
