@@ -21,6 +21,11 @@ std::optional<std::string> ReadWholeFile(const std::string& path, std::string* e
 std::optional<std::string> ReadWholeDescriptor(int fd, std::string* error,
                                                uint64_t max_bytes = kDefaultMaxFileBytes);
 
+/// Says that the process started with its standard input closed (the
+/// descriptor now reads /dev/null): reading "-" is then an error, not an
+/// empty input.
+void MarkStandardInputClosed();
+
 /// Name to show for a path in messages ("<stdin>" for "-").
 std::string DisplayName(const std::string& path);
 

@@ -43,6 +43,7 @@ struct ExplainedPool {
   std::string pool, link, queue;
   Quantity size, free_at_start, free_when_decided;
   bool paused = false;
+  GpuFractions gpu_fractions;  ///< so that amounts count MIG slices
   /// What rules 1–3 said for the job there when it was decided (placed, or
   /// at the end of the pass): "placed here", "no room", ...
   std::string verdict;

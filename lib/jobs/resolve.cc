@@ -13,6 +13,7 @@
 #include "jobs/time.h"
 #include "output/flat_record.h"
 #include "yaml_input.h"
+#include "output/human_amount.h"
 
 namespace rescfg {
 namespace {
@@ -43,6 +44,12 @@ Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view*
   if (!profile.dynamic_parameter) return profile.allotment;
   for (const ParamValue& param : entry.params) {
     if (*param.path != *profile.dynamic_parameter) continue;
+    if (param.near_miss) {  // the parameter is absent: the allotment, with a warning
+      *note = "params hold '" + std::string(param.text->substr(0, 80)) + "', not '" + std::string(*param.path) +
+              "': did you mean '" + std::string(*param.path) + "'? using the allotment " +
+              HumanAmount(profile.allotment);
+      return profile.allotment;
+    }
     if (param.text) {
       QuantityError error;
       auto value = ParseQuantity(*param.text, &error);
@@ -50,12 +57,22 @@ Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view*
         *source = "parameter";
         return *value;
       }
+      if (profile.reject_invalid) {  // dynamic.invalid: reject
+        *source = "invalid";
+        *note = std::string(*param.path) + " is '" + std::string(param.text->substr(0, 40)) + "': not a quantity" +
+                (value ? " greater than 0" : "");
+        return profile.allotment;
+      }
       *note = "parameter " + std::string(*param.path) + " = '" + std::string(param.text->substr(0, 40)) +
               "' is not a valid amount (" + (value ? std::string("must be greater than 0") : error.message) +
-              "); using the allotment " + profile.allotment.ToString();
+              "); using the allotment " + HumanAmount(profile.allotment);
+    } else if (profile.reject_invalid) {
+      *source = "invalid";
+      *note = std::string(*param.path) + " is not a single value: not a quantity";
+      return profile.allotment;
     } else {
       *note = "parameter " + std::string(*param.path) + " is not a single value; using the allotment " +
-              profile.allotment.ToString();
+              HumanAmount(profile.allotment);
     }
     *source = "fallback";
     return profile.allotment;
@@ -216,7 +233,7 @@ void Resolver::PlaceTask(const JobEntry& e, const std::optional<QueueTarget>& vi
   std::string names;
   for (uint32_t r : served) {
     const Quantity need = NeedOf(config_.profiles[r], e, &source, &fallback);
-    names += (names.empty() ? "'" : ", '") + config_.profiles[r].name + "' (" + need.ToString() + ")";
+    names += (names.empty() ? "'" : ", '") + config_.profiles[r].name + "' (" + HumanAmount(need) + ")";
     if (!*holding) {
       *holding = need;
     } else if (**holding != need) {
@@ -227,7 +244,7 @@ void Resolver::PlaceTask(const JobEntry& e, const std::optional<QueueTarget>& vi
     *invalid += names;
     holding->reset();
   } else if (served.size() > 1) {
-    *note = "queue '" + queue + "' serves profiles " + names + "; counted as " + (*holding)->ToString();
+    *note = "queue '" + queue + "' serves profiles " + names + "; counted as " + HumanAmount(**holding);
   }
 }
 
@@ -293,6 +310,7 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
           std::string_view source;
           std::string note;
           holding = NeedOf(config_.profiles[*profile], e, &source, &note);
+          if (source == "invalid") invalid = note;
         }
       }
       if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); continue; }
@@ -377,6 +395,11 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
     out.profile = names.profiles[*profile];
     std::string note;
     Quantity need = NeedOf(config_.profiles[*profile], e, &out.need_source, &note);
+    if (out.need_source == "invalid") {
+      out.need_source = {};
+      Reject(&out, e, "invalid-job", note);
+      continue;
+    }
     out.resources = need;
     if (!note.empty()) out.message = Keep(note);  // kept for pending jobs' messages
     QueuedJob job;

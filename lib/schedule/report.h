@@ -21,6 +21,7 @@ struct PoolSummary {
   std::string name, queue;
   Quantity size, in_use, free;  ///< free = max(0, size - in_use); 0 when paused (SPEC §4)
   bool paused = false;
+  GpuFractions gpu_fractions;  ///< so that tables count MIG slices
 };
 
 struct PolicySummary {

@@ -27,6 +27,7 @@ struct PoolCard {
   bool paused = false;
   std::vector<std::string> execution_priority;  ///< most favoured first
   std::vector<PoolProfile> profiles;            ///< linked profiles, in execution priority order
+  GpuFractions gpu_fractions;                   ///< so that tables count MIG slices
 };
 
 struct ProfileCard {
