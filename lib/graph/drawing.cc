@@ -120,8 +120,10 @@ void AddUsage(const Config& config, const ScheduleReport& schedule, Drawing* d) 
     const size_t k = node.index;
     const Pool& pool = config.pools[k];
     Quantity in_use = pools[k].running + pools[k].assigned;
-    node.lines.push_back("in use " + HumanAmountOf(in_use, pool) + ": " + HumanAmount(pools[k].running) +
-                         " running, " + HumanAmount(pools[k].assigned) + " assigned");
+    std::string used = HumanAmount(in_use, pool);  // "34 of 56 slices" already says the size
+    if (used.find(" slices") == std::string::npos) used += " / " + HumanAmount(pool.resources);
+    node.lines.push_back("in use " + used + ": " + HumanAmount(pools[k].running) + " running, " +
+                         HumanAmount(pools[k].assigned) + " assigned");
   }
   for (auto& node : d->policies) {
     const size_t i = node.index;
