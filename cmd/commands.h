@@ -90,6 +90,7 @@ struct PlanOptions {
   std::string message;             ///< stored in the plan, for the history
   bool strict = false;
   int lock_timeout_seconds = 10;
+  std::string format = "text";     ///< text | markdown: the summary on stdout
 };
 int RunPlan(const PlanOptions& options);
 

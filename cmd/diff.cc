@@ -22,8 +22,8 @@ namespace rescfg::cmd {
 namespace {
 
 /// The provisioned configuration; an empty one when nothing is provisioned
-/// yet, so the diff shows what a first provision would do.
-std::optional<Config> LoadStateConfig(const DiffOptions& options, std::string* label) {
+/// yet (`*nothing` set), so the diff shows what a first provision would do.
+std::optional<Config> LoadStateConfig(const DiffOptions& options, std::string* label, bool* nothing) {
   const std::string dir = StateDirOrDefault(options.state_dir);
   auto store = OpenStateForReading(dir, options.lock_timeout_seconds);
   if (!store) return std::nullopt;
@@ -31,6 +31,7 @@ std::optional<Config> LoadStateConfig(const DiffOptions& options, std::string* l
   auto config = store->ReadConfig(store->revision(), &error);
   if (!config) spdlog::error("{}", error);
   *label = dir + " revision " + std::to_string(store->revision());
+  *nothing = store->revision() == 0;
   return config;
 }
 
@@ -76,8 +77,9 @@ int RunDiff(const DiffOptions& options) {
   int exit_code = kExitOk;
   std::string old_label;
   std::optional<Config> old_config;
+  bool from_nothing = false;
   if (options.against_state) {
-    old_config = LoadStateConfig(options, &old_label);
+    old_config = LoadStateConfig(options, &old_label, &from_nothing);
     if (!old_config) return kExitUnusable;
   } else {
     old_label = options.files[0];
@@ -88,7 +90,7 @@ int RunDiff(const DiffOptions& options) {
   auto new_config = LoadConfigForCommand(new_file, kExitUnusable, &exit_code);
   if (!new_config) return exit_code;
 
-  ConfigDiff diff = DiffConfigs(*old_config, *new_config);
+  ConfigDiff diff = from_nothing ? DiffFromNothing(*new_config) : DiffConfigs(*old_config, *new_config);
   std::optional<std::vector<JobImpact>> impact;
   if (!options.jobs.file.empty()) {
     auto jobs = LoadJobsFrom(options.jobs, ImpactParameterPaths(*old_config, *new_config), nullptr, nullptr,
@@ -103,7 +105,20 @@ int RunDiff(const DiffOptions& options) {
   }
 
   std::string out;
-  if (options.format == "json") {
+  if (options.format == "markdown") {
+    MarkdownDocument doc;
+    doc.Add("### Configuration: " + MarkdownCode(old_label) + " → " + MarkdownCode(DisplayName(new_file)));
+    RenderDiffMarkdown(diff, doc);
+    if (impact) {
+      doc.Add("### Impact on the jobs in " + MarkdownCode(DisplayName(options.jobs.file)));
+      RenderImpactMarkdown(*impact, doc);
+    }
+    if (simulated) {
+      doc.Add("### Simulation of " + MarkdownCode(DisplayName(options.trace.file)));
+      RenderSimulationComparisonMarkdown(simulated->first, simulated->second, doc);
+    }
+    out = doc.Finish();
+  } else if (options.format == "json") {
     JsonWriter json(2);
     json.BeginObject().Field("old", old_label).Field("new", DisplayName(new_file)).Field("same", diff.empty());
     json.Key("changes");

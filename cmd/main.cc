@@ -246,7 +246,8 @@ int main(int argc, char** argv) {
   auto* diff_cmd = app.add_subcommand("diff", "Semantic diff of two configurations, or of one against the provisioned state");
   diff_cmd->add_option("FILE", diff.files, "OLD NEW, or NEW together with --state")->required()->expected(1, 2);
   auto* diff_state = diff_cmd->add_option("--state", diff.state_dir, "Compare NEW against this provisioned state");
-  diff_cmd->add_option("--format,-f", diff.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  diff_cmd->add_option("--format,-f", diff.format, "text, json or markdown (a pull-request comment)")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
   AddJobsSource(diff_cmd, &diff.jobs, false);
   diff_cmd->add_option("--lock-timeout", diff.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
   diff_cmd->add_option("--trace,-t", diff.trace.file,
@@ -286,6 +287,8 @@ int main(int argc, char** argv) {
   plan_cmd->add_option("--output,-o", plan.output, "Write the plan to FILE atomically (- for stdout)")->required();
   plan_cmd->add_option("--message,-m", plan.message, "Message stored in the history when the plan is applied");
   plan_cmd->add_flag("--strict", plan.strict, "Refuse on warnings too");
+  plan_cmd->add_option("--format,-f", plan.format, "How the summary on standard output is written: text or markdown")
+      ->check(CLI::IsMember({"text", "markdown"}));
   plan_cmd->add_option("--lock-timeout", plan.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
   plan_cmd->footer("Example: rescfg plan resources.yaml --state /srv/rescfg -o plan.json\n"
                    "Exit: 0 plan written, 1 refused (invalid configuration, --strict warnings), 2 unusable input or state,\n"

@@ -13,6 +13,7 @@
 #include "config/canonical.h"
 #include "config_source.h"
 #include "file_io.h"
+#include "output/markdown.h"
 #include "output_file.h"
 #include "state/atomic_file.h"
 #include "state/history.h"
@@ -51,8 +52,31 @@ bool MakeStateDirectoryForPlan(const std::string& dir) {
 
 }  // namespace
 
+namespace {
+
+/// The summary of a plan for a pull-request comment.
+std::string PlanMarkdown(const Plan& plan, const std::string& dir, const std::string& output) {
+  MarkdownDocument doc;
+  if (plan.up_to_date()) {
+    doc.Add("### rescfg plan: provisioned revision " + std::to_string(plan.base_revision) + " is up to date");
+    doc.Add("The plan changes nothing in " + MarkdownCode(dir) + ".");
+    return doc.Finish();
+  }
+  doc.Add("### rescfg plan: revision " + std::to_string(plan.revision) + " onto provisioned revision " +
+          std::to_string(plan.base_revision));
+  RenderDiffMarkdown(plan.diff, doc);
+  doc.Add("Apply it with " + MarkdownCode("rescfg provision --plan " + output + " --state " + dir) + ".");
+  return doc.Finish();
+}
+
+}  // namespace
+
 int RunPlan(const PlanOptions& options) {
   int exit_code = kExitOk;
+  if (options.format == "markdown" && options.output == "-") {
+    spdlog::error("--format markdown writes the summary to standard output; give the plan a file with -o");
+    return kExitUnusable;
+  }
   auto source = ReadConfigSource(options.file);
   if (!source) return kExitUnusable;
   std::vector<Finding> findings;
@@ -118,7 +142,8 @@ int RunPlan(const PlanOptions& options) {
     spdlog::info("{}", summary.substr(0, summary.size() - 1));
     return kExitOk;
   }
-  const std::string out = plan.diff_text + summary;
+  const std::string out = options.format == "markdown" ? PlanMarkdown(plan, dir, options.output)
+                                                        : plan.diff_text + summary;
   std::fwrite(out.data(), 1, out.size(), stdout);
   if (std::fflush(stdout) != 0) {
     spdlog::error("the plan was written to {}, but its summary could not be written to standard output",

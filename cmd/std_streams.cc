@@ -8,12 +8,14 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "file_io.h"
 
 namespace rescfg::cmd {
 
 void MakeStandardStreamsSafe() {
   for (int fd = 0; fd <= 2; ++fd) {
     if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    if (fd == 0) MarkStandardInputClosed();
     // open() returns the lowest free descriptor: this one.
     int opened = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
     if (opened != fd) {

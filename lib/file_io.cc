@@ -13,6 +13,12 @@
 
 namespace rescfg {
 
+namespace {
+bool standard_input_closed = false;
+}  // namespace
+
+void MarkStandardInputClosed() { standard_input_closed = true; }
+
 std::string DisplayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
 namespace {
@@ -104,6 +110,10 @@ bool SameFile(const std::string& a, const std::string& b) {
 std::optional<std::string> ReadWholeFile(const std::string& path, std::string* error, uint64_t max_bytes,
                                          const char** code) {
   if (code) *code = kUnreadable;
+  if (path == "-" && standard_input_closed) {
+    *error = "standard input is closed (Bad file descriptor)";
+    return std::nullopt;
+  }
   int fd = path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     *error = std::strerror(errno);

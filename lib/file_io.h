@@ -34,6 +34,11 @@ std::optional<std::string> ReadWholeDescriptor(int fd, std::string* error,
 /// streams) name no file.
 bool SameFile(const std::string& a, const std::string& b);
 
+/// Says that the process started with its standard input closed (the
+/// descriptor now reads /dev/null): reading "-" is then an error, not an
+/// empty input.
+void MarkStandardInputClosed();
+
 /// Name to show for a path in messages ("<stdin>" for "-").
 std::string DisplayName(const std::string& path);
 

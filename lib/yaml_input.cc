@@ -193,10 +193,19 @@ std::optional<YAML::Node> ParseYaml(std::string_view text, const std::string& fi
   } catch (const YAML::Exception& e) {
     Mark m{e.mark.is_null() ? 1 : e.mark.line + 1, e.mark.is_null() ? 1 : e.mark.column + 1};
     std::string message = e.msg.empty() ? "YAML syntax error" : "YAML syntax error: " + e.msg;
+    std::string hint;
     if (message.find("bad file") != std::string::npos || message.find("depth") != std::string::npos) {
       message = "YAML syntax error: nesting is too deep or the document is malformed";
+    } else if (e.msg == "end of map not found" || e.msg == "end of sequence not found" ||
+               e.msg == "illegal map value" || e.msg == "block sequence entries are not allowed in this context") {
+      // yaml-cpp names the parser state; the mistake behind it is almost
+      // always a line indented more or less than its block.
+      message = "YAML syntax error: bad indentation (" + e.msg + ")";
+      hint = "line " + std::to_string(m.line) +
+             " is not aligned with the block it belongs to: indent it with spaces exactly like its "
+             "sibling keys or list items";
     }
-    findings->push_back({"yaml-syntax", Severity::kError, file, m, "", message, ""});
+    findings->push_back({"yaml-syntax", Severity::kError, file, m, "", message, hint});
   } catch (const std::exception& e) {
     findings->push_back({"yaml-syntax", Severity::kError, file, {1, 1}, "",
                          std::string("cannot parse YAML: ") + e.what(), ""});
@@ -220,6 +229,7 @@ MapReader::MapReader(const YAML::Node& map, std::string path, std::vector<std::s
     }
     if (std::find(known.begin(), known.end(), name) == known.end()) {
       std::string suggestion = ClosestMatch(name, known);
+      if (!suggestion.empty()) suggested_.push_back(suggestion);
       findings->push_back({"unknown-key", Severity::kError, file, MarkOf(key), where,
                            "unknown key '" + name + "'",
                            suggestion.empty() ? "" : "did you mean '" + suggestion + "'?"});
@@ -235,6 +245,10 @@ MapReader::MapReader(const YAML::Node& map, std::string path, std::vector<std::s
     }
     entries_.push_back({name, {key, value}});
   }
+}
+
+bool MapReader::Misspelt(const std::string& key) const {
+  return std::find(suggested_.begin(), suggested_.end(), key) != suggested_.end();
 }
 
 std::optional<YAML::Node> MapReader::Get(const std::string& key) const {

@@ -51,8 +51,12 @@ class MapReader {
   /// Mark of the key itself (for "missing" findings the map's own mark).
   Mark KeyMark(const std::string& key) const;
   Mark map_mark() const { return map_mark_; }
+  /// True when an unknown key of this mapping was reported with `key` as
+  /// its did-you-mean: a missing `key` is then that same mistake.
+  bool Misspelt(const std::string& key) const;
 
  private:
+  std::vector<std::string> suggested_;
   std::vector<std::pair<std::string, std::pair<YAML::Node, YAML::Node>>> entries_;
   Mark map_mark_;
 };

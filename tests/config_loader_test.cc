@@ -148,7 +148,7 @@ TEST(ConfigLoader, ShapeFindingsCarryPathsAndHints) {
   EXPECT_EQ(Only(Load("pools: [{name: A, resources: 8, name: B}]\n")).code, "duplicate-key");
   EXPECT_EQ(Only(Load("pools: [{name: A, resources: 8, [x]: 1}]\n")).code, "wrong-type");
   EXPECT_EQ(Only(Load("pools: [{name: A}]\n")).path, "pools[A].resources");
-  EXPECT_EQ(Only(Load("profiles: [{name: p, allotment: 1, links: [A]}]\n")).path, "profiles[p].links[0]");
+  EXPECT_EQ(Only(Load("profiles: [{name: p, allotment: 1, links: [[A]]}]\n")).path, "profiles[p].links[0]");
   EXPECT_EQ(Only(Load("policies: [{name: T, profiles: [[p]]}]\n")).code, "wrong-type");
   EXPECT_EQ(Only(Load("profiles: [{name: p, allotment: 1, dynamic: {}}]\n")).path,
             "profiles[p].dynamic.parameter");

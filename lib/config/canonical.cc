@@ -93,7 +93,8 @@ void WriteProfile(const Profile& profile, const PoolQueues& queues, std::string&
   out += "  - name: " + YamlQuote(profile.name) + "\n";
   out += "    allotment: " + Amount(profile.allotment) + "\n";
   if (profile.dynamic_parameter) {
-    out += "    dynamic: {parameter: " + YamlQuote(*profile.dynamic_parameter) + "}\n";
+    out += "    dynamic: {parameter: " + YamlQuote(*profile.dynamic_parameter) +
+           (profile.reject_invalid ? ", invalid: reject" : "") + "}\n";
   }
   out += std::string("    queueing: ") + QueueingName(profile.queueing) + "\n";
   out += "    links:";

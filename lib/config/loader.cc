@@ -29,6 +29,7 @@ class ConfigReader {
                           std::move(message), std::move(hint)});
   }
   void Missing(const MapReader& map, const std::string& path, const std::string& key) {
+    if (map.Misspelt(key)) return;  // the unknown key's did-you-mean said it
     Error("missing-field", map.map_mark(), path.empty() ? key : path + "." + key,
           "required field '" + key + "' is missing");
   }
@@ -332,9 +333,17 @@ Pool ConfigReader::ReadPool(const YAML::Node& node, size_t index, bool* ok) {
 }
 
 std::optional<Link> ConfigReader::ReadLink(const YAML::Node& node, const std::string& path) {
+  if (node.IsScalar()) {  // a bare pool name, as a policy's profiles may be
+    Link link;
+    link.mark = link.pool_mark = MarkOf(node);
+    auto pool_name = Name(node, path + ".pool");
+    if (!pool_name) return std::nullopt;
+    link.pool = *pool_name;
+    return link;
+  }
   if (!node.IsMap()) {
     Error("wrong-type", MarkOf(node), path,
-          "a link must be a mapping such as {pool: NAME}, found " + DescribeNode(node));
+          "a link must be a pool name or a mapping such as {pool: NAME}, found " + DescribeNode(node));
     return std::nullopt;
   }
   MapReader map(node, path, {"pool", "name", "queue"}, file_, findings_);
@@ -390,12 +399,23 @@ Profile ConfigReader::ReadProfile(const YAML::Node& node, size_t index, bool* ok
       Error("wrong-type", MarkOf(*d), path + ".dynamic",
             "expected a mapping {parameter: ...}, found " + DescribeNode(*d));
     } else {
-      MapReader dyn(*d, path + ".dynamic", {"parameter"}, file_, findings_);
+      MapReader dyn(*d, path + ".dynamic", {"parameter", "invalid"}, file_, findings_);
       if (auto p = dyn.Get("parameter")) {
         profile.dynamic_mark = MarkOf(*p);
         if (auto text = Name(*p, path + ".dynamic.parameter")) profile.dynamic_parameter = *text;
       } else {
         Missing(dyn, path + ".dynamic", "parameter");
+      }
+      if (auto i = dyn.Get("invalid")) {
+        auto text = Scalar(*i, path + ".dynamic.invalid");
+        if (text && (*text == "default" || *text == "reject")) {
+          profile.reject_invalid = *text == "reject";
+        } else if (text) {
+          std::string close = ClosestMatch(*text, {"default", "reject"});
+          Error("bad-value", MarkOf(*i), path + ".dynamic.invalid",
+                "dynamic.invalid must be default or reject, not '" + *text + "'",
+                close.empty() ? "" : "did you mean '" + close + "'?");
+        }
       }
     }
   }

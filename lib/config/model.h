@@ -158,6 +158,9 @@ struct Profile {
   std::string name;
   Quantity allotment;
   std::optional<std::string> dynamic_parameter;  ///< e.g. runtime.gpus_request
+  /// dynamic.invalid: reject — a present but invalid value rejects the job
+  /// instead of falling back to the allotment.
+  bool reject_invalid = false;
   Queueing queueing = Queueing::kBestEffortFIFO;
   std::vector<Link> links;
   std::optional<std::vector<NameRef>> policy_priority;  ///< default: using policies in file order

@@ -170,6 +170,7 @@ void DiffProfile(const Profile& a, const Profile& b, const Sides& sides, std::ve
   Recorder r(out, "profile", b.name);
   r.Amount("allotment", a.allotment, b.allotment);
   r.OptionalText("dynamic.parameter", a.dynamic_parameter, b.dynamic_parameter);
+  r.Text("dynamic.invalid", a.reject_invalid ? "reject" : "default", b.reject_invalid ? "reject" : "default");
   r.Text("queueing", QueueingName(a.queueing), QueueingName(b.queueing));
   std::vector<std::string> old_pools, new_pools;
   for (const auto& l : a.links) old_pools.push_back(l.pool);
@@ -323,6 +324,18 @@ ConfigDiff DiffConfigs(const Config& a, const Config& b) {
   return diff;
 }
 
+ConfigDiff DiffFromNothing(const Config& new_config) {
+  Config nothing;
+  ApplyDefaults(nothing);
+  ConfigDiff diff = DiffConfigs(nothing, new_config);
+  for (Change& c : diff.changes) {
+    if (c.op != ChangeOp::kChanged) continue;
+    c.op = ChangeOp::kAdded;
+    c.old_value = DiffValue::Absent();
+  }
+  return diff;
+}
+
 std::string RenderDiffText(const ConfigDiff& diff) {
   if (diff.empty()) return "No changes.\n";
   std::string out;
@@ -356,6 +369,40 @@ std::string RenderDiffText(const ConfigDiff& diff) {
          ": " + std::to_string(added) + " added, " + std::to_string(removed) + " removed, " +
          std::to_string(changed) + " changed.\n";
   return out;
+}
+
+void RenderDiffMarkdown(const ConfigDiff& diff, MarkdownDocument& doc) {
+  if (diff.empty()) {
+    doc.Add("No changes.");
+    return;
+  }
+  MarkdownTable table({"Change", "Kind", "Name", "Field", "Old", "New"});
+  size_t added = 0, removed = 0, changed = 0;
+  for (const auto& c : diff.changes) {
+    (c.op == ChangeOp::kAdded ? added : c.op == ChangeOp::kRemoved ? removed : changed)++;
+    auto value = [&](const DiffValue& v) {
+      return v.kind == DiffValue::Kind::kAbsent ? std::string() : MarkdownCode(v.ToText());
+    };
+    std::string new_value = value(c.new_value);
+    if (c.field.empty() && !c.detail.empty()) {  // an added entity: its fields, one a line
+      new_value.clear();
+      size_t from = 0;
+      while (from < c.detail.size()) {
+        size_t end = c.detail.find('\n', from);
+        if (end == std::string::npos) end = c.detail.size();
+        std::string_view line(c.detail.data() + from, end - from);
+        while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+        if (!line.empty()) new_value += (new_value.empty() ? "" : "<br>") + MarkdownCode(line);
+        from = end + 1;
+      }
+    }
+    table.AddRow({ChangeOpName(c.op), c.kind, MarkdownText(c.name), c.field.empty() ? "" : MarkdownCode(c.field),
+                  value(c.old_value), new_value});
+  }
+  doc.Add(table, "changes");
+  doc.Add("**" + std::to_string(diff.changes.size()) + (diff.changes.size() == 1 ? " change" : " changes") +
+          "**: " + std::to_string(added) + " added, " + std::to_string(removed) + " removed, " +
+          std::to_string(changed) + " changed.");
 }
 
 void WriteDiffJson(const ConfigDiff& diff, JsonWriter& json) {

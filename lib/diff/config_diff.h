@@ -13,6 +13,7 @@
 
 #include "config/model.h"
 #include "output/json_writer.h"
+#include "output/markdown.h"
 
 namespace rescfg {
 
@@ -61,9 +62,18 @@ struct ConfigDiff {
 /// ones in the old file order, then the rest in the new file order).
 ConfigDiff DiffConfigs(const Config& old_config, const Config& new_config);
 
+/// What a first provision does (nothing provisioned yet): every entity and
+/// every top-level setting that differs from its default is an addition —
+/// never a change "from" a default nobody wrote.
+ConfigDiff DiffFromNothing(const Config& new_config);
+
 /// One line per change, e.g. `~ pool "H100": resources: 8 -> 16`; a last
 /// summary line. "No changes.\n" when empty.
 std::string RenderDiffText(const ConfigDiff& diff);
+
+/// The changes as a Markdown table (change, kind, name, field, old, new)
+/// and the summary line, into `doc`.
+void RenderDiffMarkdown(const ConfigDiff& diff, MarkdownDocument& doc);
 
 /// Writes the changes as a JSON array of objects {op, kind, name, field, old, new}.
 void WriteDiffJson(const ConfigDiff& diff, JsonWriter& json);

@@ -66,6 +66,19 @@ std::string RenderImpactText(const std::vector<JobImpact>& impact) {
   return out;
 }
 
+void RenderImpactMarkdown(const std::vector<JobImpact>& impact, MarkdownDocument& doc) {
+  if (impact.empty()) {
+    doc.Add("No job would be placed or wait differently.");
+    return;
+  }
+  MarkdownTable table({"Job", "Before", "After", "Why, after"});
+  for (const auto& j : impact) {
+    table.AddRow({j.id ? MarkdownCode(*j.id) : "entry " + std::to_string(j.entry), MarkdownText(Describe(j.before)),
+                  MarkdownText(Describe(j.after)), MarkdownText(j.after.message.value_or(""))});
+  }
+  doc.Add(table, "jobs");
+}
+
 void WriteImpactJson(const std::vector<JobImpact>& impact, JsonWriter& json) {
   json.BeginArray();
   for (const auto& j : impact) {

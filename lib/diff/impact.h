@@ -10,6 +10,7 @@
 #include "config/model.h"
 #include "jobs/job.h"
 #include "output/json_writer.h"
+#include "output/markdown.h"
 #include "schedule/report.h"
 
 namespace rescfg {
@@ -38,6 +39,8 @@ std::vector<std::string> ImpactParameterPaths(const Config& old_config, const Co
 
 /// One line per job, e.g. `dev-3: pending (capacity) -> assigned to "H100"`.
 std::string RenderImpactText(const std::vector<JobImpact>& impact);
+/// A Markdown table: job, before, after, and the message after.
+void RenderImpactMarkdown(const std::vector<JobImpact>& impact, MarkdownDocument& doc);
 /// A JSON array of {job, entry, before: {status, pool, reason}, after: {...}}.
 void WriteImpactJson(const std::vector<JobImpact>& impact, JsonWriter& json);
 

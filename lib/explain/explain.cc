@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "edit_distance.h"
+#include "output/human_amount.h"
 #include "jobs/resolve.h"
 #include "schedule/admission.h"
 #include "schedule/context.h"
@@ -104,7 +105,7 @@ class Replay {
     std::string out;
     for (uint32_t q : book_->OthersReaching(Job(job_).policy, pool)) {
       if (!out.empty()) out += ", ";
-      out += "policy " + config_.policies[q].name + " (" + book_->Need(q).ToString() + " outstanding)";
+      out += "policy " + config_.policies[q].name + " (" + HumanAmount(book_->Need(q)) + " outstanding)";
     }
     return out.empty() ? "other policies" : out;
   }
@@ -155,6 +156,7 @@ class Explainer {
       pool.queue = profile.links.size() > i ? profile.links[i].queue : config_.pools[x].queue;
       pool.size = config_.pools[x].resources;
       pool.paused = config_.pools[x].paused;
+      pool.gpu_fractions = config_.pools[x].gpu_fractions;
       pool.free_at_start = replay.state().Free(ctx, x);
       link_of.emplace(x, e->pools.size());
       e->pools.push_back(std::move(pool));
@@ -266,16 +268,17 @@ class Explainer {
     if (v == Verdict::kOverLimit || replay.state().used[j.policy] + j.need > ctx.limit[j.policy]) {
       a.rule = AheadRule::kOwnLimit;
       a.detail = "policy " + config_.policies[j.policy].name + " used " +
-                 replay.state().used[j.policy].ToString() + " of its limit " + ctx.limit[j.policy].ToString() +
-                 ", and it needed " + j.need.ToString() + " more";
+                 HumanAmount(replay.state().used[j.policy]) + " of its limit " + HumanAmount(ctx.limit[j.policy]) +
+                 ", and it needed " + HumanAmount(j.need) + " more";
     } else if (v == Verdict::kReservation) {
       a.rule = AheadRule::kReservation;
-      a.detail = "pool " + pool + " had " + free.ToString() + " free, but policy " +
+      a.detail = "pool " + pool + " had " + HumanAmount(free, config_.pools[p.pool]) + " free, but policy " +
                  config_.policies[j.policy].name + " would have gone beyond its reservation of " +
-                 ctx.reserved[j.policy].ToString() + " and left " + replay.Protected(p.pool) + " uncoverable";
+                 HumanAmount(ctx.reserved[j.policy]) + " and left " + replay.Protected(p.pool) + " uncoverable";
     } else {
       a.rule = AheadRule::kNoRoom;
-      a.detail = "it did not fit anywhere: it needed " + j.need.ToString() + " and pool " + pool + " had " + free.ToString() +
+      a.detail = "it did not fit anywhere: it needed " + HumanAmount(j.need) + " and pool " + pool + " had " +
+                 HumanAmount(free, config_.pools[p.pool]) +
                  " free" + (ctx.pool_paused[p.pool] ? " (paused)" : "");
     }
     return a;

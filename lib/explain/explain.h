@@ -45,6 +45,7 @@ struct ExplainedPool {
   /// A pool made of machines: the most free on one machine when decided.
   std::optional<Quantity> largest_free_when_decided;
   bool paused = false;
+  GpuFractions gpu_fractions;  ///< so that amounts count MIG slices
   /// What rules 1–3 said for the job there when it was decided (placed, or
   /// at the end of the pass): "placed here", "no room", ...
   std::string verdict;

@@ -1,6 +1,7 @@
 /// The explanation of one job as text for people and JSON for scripts.
 
 #include "explain/explain.h"
+#include "output/human_amount.h"
 #include "output/json_writer.h"
 
 namespace rescfg {
@@ -20,7 +21,7 @@ std::string NeedText(const Explanation& e) {
                      : e.need_source == "fallback" ? "the profile's allotment, since its dynamic parameter is not an amount"
                      : e.need_source == "holding"  ? "what it holds"
                                                    : "the profile's allotment";
-  return e.need->ToString() + " (" + from + ")";
+  return HumanAmount(*e.need) + " (" + from + ")";
 }
 
 }  // namespace
@@ -38,10 +39,18 @@ std::string RenderExplanationText(const Explanation& e) {
       const ExplainedPool& p = e.pools[i];
       out += "  " + std::to_string(i + 1) + ". " + p.pool;
       std::string about = p.link.empty() ? "" : "link \"" + p.link + "\", ";
-      out += " (" + about + "queue " + p.queue + ", size " + p.size.ToString() + (p.paused ? ", paused" : "") + ")\n";
-      out += "     free: " + p.free_at_start.ToString() + " at the start of the pass, " + p.free_when_decided.ToString() +
-             (e.placed_at ? " when it was placed" : " at the end");
-      if (p.largest_free_when_decided) out += " (at most " + p.largest_free_when_decided->ToString() + " on one machine)";
+      out += " (" + about + "queue " + p.queue + ", size " + HumanAmount(p.size) + (p.paused ? ", paused" : "") + ")\n";
+      out += "     free: " + HumanAmount(p.free_at_start, p.size, p.gpu_fractions) + " at the start of the pass, ";
+      // What another pool had free when the job went elsewhere reads as if
+      // it had been offered there; say where it went instead.
+      if (!e.placed_at) {
+        out += HumanAmount(p.free_when_decided, p.size, p.gpu_fractions) + " at the end";
+      } else if (p.pool == e.pool) {
+        out += HumanAmount(p.free_when_decided, p.size, p.gpu_fractions) + " when it was placed";
+      } else {
+        out += "was placed elsewhere (" + e.pool + ")";
+      }
+      if (p.largest_free_when_decided) out += " (at most " + HumanAmount(*p.largest_free_when_decided, p.size, p.gpu_fractions) + " on one machine)";
       out += "; " + p.verdict + "\n";
       if (p.ahead_total == 0) {
         out += "     nothing was placed there before it\n";
@@ -49,7 +58,7 @@ std::string RenderExplanationText(const Explanation& e) {
       }
       out += "     placed there before it (" + std::to_string(p.ahead_total) + "):\n";
       for (const AheadJob& a : p.ahead) {
-        out += "       " + a.job + " (" + a.policy + ", " + a.profile + ", " + a.resources.ToString() + ") — " +
+        out += "       " + a.job + " (" + a.policy + ", " + a.profile + ", " + HumanAmount(a.resources) + ") — " +
                AheadRuleName(a.rule) + ": " + a.detail + "\n";
       }
       if (p.ahead.size() < p.ahead_total) {

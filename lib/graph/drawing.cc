@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "edit_distance.h"
+#include "output/human_amount.h"
 
 namespace rescfg {
 namespace {
@@ -119,20 +120,22 @@ void AddUsage(const Config& config, const ScheduleReport& schedule, Drawing* d) 
     const size_t k = node.index;
     const Pool& pool = config.pools[k];
     Quantity in_use = pools[k].running + pools[k].assigned;
-    node.lines.push_back("in use " + in_use.ToString() + " / " + pool.resources.ToString() + ": " +
-                         pools[k].running.ToString() + " running, " + pools[k].assigned.ToString() + " assigned");
+    std::string used = HumanAmount(in_use, pool);  // "34 of 56 slices" already says the size
+    if (used.find(" slices") == std::string::npos) used += " / " + HumanAmount(pool.resources);
+    node.lines.push_back("in use " + used + ": " + HumanAmount(pools[k].running) + " running, " +
+                         HumanAmount(pools[k].assigned) + " assigned");
     if (pool.nodes && k < schedule.pools.size()) {
       const PoolSummary& summary = schedule.pools[k];
       std::string each;
-      for (const Quantity& free : summary.machine_free) each += (each.empty() ? "" : " ") + free.ToString();
-      node.lines.push_back("free per machine: " + each + " (largest " + summary.largest_free.ToString() + ")");
+      for (const Quantity& free : summary.machine_free) each += (each.empty() ? "" : " ") + HumanAmount(free);
+      node.lines.push_back("free per machine: " + each + " (largest " + HumanAmount(summary.largest_free) + ")");
     }
   }
   for (auto& node : d->policies) {
     const size_t i = node.index;
     Quantity used;
     for (const auto& summary : schedule.policies) if (summary.name == config.policies[i].name) used = summary.used;
-    std::string line = "used " + used.ToString();
+    std::string line = "used " + HumanAmount(used);
     if (policies[i].pending > 0) {
       line += ", " + std::to_string(policies[i].pending) + (policies[i].pending == 1 ? " job" : " jobs") + " pending";
     }
@@ -174,13 +177,13 @@ Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleRepo
     if (!keep.pools[k]) continue;
     const Pool& pool = config.pools[k];
     GraphNode node = NewNode("pool", k, pool.name);
-    node.lines.push_back(pool.resources.ToString() + " GPUs, queue " + pool.queue);
+    node.lines.push_back(HumanAmount(pool.resources) + " GPUs, queue " + pool.queue);
     if (pool.nodes) {
       node.lines.push_back(std::to_string(pool.nodes->count) + " machines of " + std::to_string(pool.nodes->gpus) +
                            " GPUs");
     }
     if (GuaranteedOf(pool) != pool.resources) {
-      node.lines.push_back(GuaranteedOf(pool).ToString() + " guaranteed, the rest on demand");
+      node.lines.push_back(HumanAmount(GuaranteedOf(pool)) + " guaranteed, the rest on demand");
     }
     if (pool.paused) node.lines.push_back("paused: drained, nothing new starts");
     node.paused = pool.paused;
@@ -199,8 +202,8 @@ Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleRepo
     const Profile& profile = config.profiles[j];
     GraphNode node = NewNode("profile", j, profile.name);
     node.lines.push_back(profile.dynamic_parameter
-                             ? *profile.dynamic_parameter + " (default " + profile.allotment.ToString() + ")"
-                             : "allotment " + profile.allotment.ToString());
+                             ? *profile.dynamic_parameter + " (default " + HumanAmount(profile.allotment) + ")"
+                             : "allotment " + HumanAmount(profile.allotment));
     if (profile.queueing == Queueing::kStrictFIFO) node.lines.push_back("StrictFIFO");
     node.rows_title = "policy priority";
     const auto& order = Order(profile.policy_priority);
@@ -251,8 +254,8 @@ Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleRepo
     const Policy& policy = config.policies[i];
     GraphNode node = NewNode("policy", i, policy.name);
     node.color = static_cast<int>(i);
-    node.lines.push_back("reserved " + policy.reserved.ToString() + ", limit " +
-                         (policy.limit ? policy.limit->ToString() : std::string("none")));
+    node.lines.push_back("reserved " + HumanAmount(policy.reserved) + ", limit " +
+                         (policy.limit ? HumanAmount(*policy.limit) : std::string("none")));
     if (policy.paused) node.lines.push_back("paused: frozen, none of its jobs starts");
     node.paused = policy.paused;
     node.out_rows_title = "profiles";

@@ -22,6 +22,9 @@ enum class JobsFormat { kYaml, kJsonLines };
 struct ParamValue {
   TextRef path;  ///< e.g. runtime.gpus_request
   TextRef text;  ///< scalar text; none: present but not a scalar
+  /// The path is absent and `text` is a key of params within two edits of
+  /// it ("runtime.gpu_request"): a likely typo, warned about.
+  bool near_miss = false;
 };
 
 /// The ClearML worker that runs a task (SPEC §3.1), with its queues as names.

@@ -204,6 +204,9 @@ error_code ReadParam(od::value value, const ParamQuery& query, ParamCapture& cap
         od::value field_value;
         if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
         int child = query.Child(node, key);
+        if (child < 0) {
+          if (int near = query.NearMiss(node, key); near >= 0) capture.NoteNearMiss(near, node, key);
+        }
         auto error = child < 0 ? Skip(field_value, depth + 1)
                                : ReadParam(field_value, query, capture, child, entry, depth + 1);
         if (error) return error;

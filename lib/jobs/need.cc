@@ -1,5 +1,7 @@
 #include "jobs/need.h"
 
+#include "output/human_amount.h"
+
 namespace rescfg {
 
 Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view* source, std::string* note) {
@@ -7,6 +9,12 @@ Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view*
   if (!profile.dynamic_parameter) return profile.allotment;
   for (const ParamValue& param : entry.params) {
     if (*param.path != *profile.dynamic_parameter) continue;
+    if (param.near_miss) {  // the parameter is absent: the allotment, with a warning
+      *note = "params hold '" + std::string(param.text->substr(0, 80)) + "', not '" + std::string(*param.path) +
+              "': did you mean '" + std::string(*param.path) + "'? using the allotment " +
+              HumanAmount(profile.allotment);
+      return profile.allotment;
+    }
     if (param.text) {
       QuantityError error;
       auto value = ParseQuantity(*param.text, &error);
@@ -14,12 +22,22 @@ Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view*
         *source = "parameter";
         return *value;
       }
+      if (profile.reject_invalid) {  // dynamic.invalid: reject
+        *source = "invalid";
+        *note = std::string(*param.path) + " is '" + std::string(param.text->substr(0, 40)) + "': not a quantity" +
+                (value ? " greater than 0" : "");
+        return profile.allotment;
+      }
       *note = "parameter " + std::string(*param.path) + " = '" + std::string(param.text->substr(0, 40)) +
               "' is not a valid amount (" + (value ? std::string("must be greater than 0") : error.message) +
-              "); using the allotment " + profile.allotment.ToString();
+              "); using the allotment " + HumanAmount(profile.allotment);
+    } else if (profile.reject_invalid) {
+      *source = "invalid";
+      *note = std::string(*param.path) + " is not a single value: not a quantity";
+      return profile.allotment;
     } else {
       *note = "parameter " + std::string(*param.path) + " is not a single value; using the allotment " +
-              profile.allotment.ToString();
+              HumanAmount(profile.allotment);
     }
     *source = "fallback";
     return profile.allotment;

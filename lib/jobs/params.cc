@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "edit_distance.h"
+
 namespace rescfg {
 
 namespace {
@@ -38,12 +40,17 @@ ParamQuery::ParamQuery(const std::vector<std::string>& paths) : nodes_(1) {
     Path p{path};
     std::vector<std::string> keys;
     if (NestedKeys(path, &keys)) {
-      int node = kParams;
-      for (const std::string& key : keys) node = AddChild(node, key);
+      int node = kParams, parent = kParams;
+      for (const std::string& key : keys) {
+        parent = node;
+        node = AddChild(node, key);
+      }
       AddChild(node, std::string(kValueKey));
       p.nested = node;
       p.flat = AddChild(kParams, path);
       AddChild(p.flat, std::string(kValueKey));
+      nodes_[parent].last_keys.push_back(static_cast<int>(paths_.size()));
+      nodes_[kParams].last_keys.push_back(static_cast<int>(paths_.size()));
     }
     paths_.push_back(std::move(p));
   }
@@ -55,7 +62,20 @@ int ParamQuery::AddChild(int node, const std::string& key) {
   nodes_[node].children.emplace_back(key, child);
   nodes_.emplace_back();
   nodes_.back().key = key;
+  nodes_.back().path = node == kParams ? key : nodes_[node].path + "." + key;
   return child;
+}
+
+int ParamQuery::NearMiss(int node, std::string_view key) const {
+  for (int i : nodes_[node].last_keys) {
+    const Path& p = paths_[i];
+    // At the top the flat dotted key; below, the path's last nested key.
+    const std::string& name = node == kParams ? p.text : nodes_[p.nested].key;
+    const size_t a = key.size(), b = name.size();
+    if ((a > b ? a - b : b - a) > 2 || key == name) continue;
+    if (EditDistance(key, name, 2) <= 2) return i;
+  }
+  return -1;
 }
 
 int ParamQuery::Child(int node, std::string_view key) const {
@@ -71,6 +91,16 @@ void ParamCapture::Reset() {
     texts_[node].clear();
   }
   touched_.clear();
+  for (int path : near_touched_) near_[path].clear();
+  near_touched_.clear();
+}
+
+void ParamCapture::NoteNearMiss(int path, int node, std::string_view key) {
+  if (near_.empty()) near_.resize(query_.paths_.size());
+  if (!near_[path].empty()) return;
+  near_touched_.push_back(path);
+  const std::string& prefix = query_.nodes_[node].path;
+  near_[path] = prefix.empty() ? std::string(key) : prefix + "." + std::string(key);
 }
 
 bool ParamCapture::Set(int node, Kind kind, std::string_view text) {
@@ -111,7 +141,8 @@ int ParamCapture::Resolve(int node, std::string_view* text) const {
 }
 
 void ParamCapture::Collect(std::vector<ParamValue>* out, TextArena* arena) {
-  if (touched_.empty()) return;
+  const bool near = !near_touched_.empty();
+  if (touched_.empty() && !near) return;
   if (paths_arena_ != arena) {  // the paths are copied once per arena
     path_texts_.clear();
     for (const auto& path : query_.paths_) path_texts_.push_back(arena->Keep(path.text));
@@ -124,6 +155,7 @@ void ParamCapture::Collect(std::vector<ParamValue>* out, TextArena* arena) {
     if (found == 0) found = Resolve(path.flat, &text);
     if (found == 1) out->push_back({path_texts_[i], arena->Keep(text)});
     if (found == 2) out->push_back({path_texts_[i], std::nullopt});
+    if (found == 0 && near && !near_[i].empty()) out->push_back({path_texts_[i], arena->Keep(near_[i]), true});
   }
 }
 

@@ -31,6 +31,9 @@ class ParamQuery {
   /// The node reached by `key` inside the mapping found at `node`; -1 when
   /// that key does not matter.
   int Child(int node, std::string_view key) const;
+  /// For a key that does not matter (Child gave -1): the path whose last key
+  /// at `node` is within two edits of it, a likely typo; -1 when none is.
+  int NearMiss(int node, std::string_view key) const;
   /// Whether a mapping found at `node` has any key that matters.
   bool HasChildren(int node) const { return !nodes_[node].children.empty(); }
   /// Whether any path is asked for at all.
@@ -42,6 +45,8 @@ class ParamQuery {
   struct Node {
     std::vector<std::pair<std::string, int>> children;
     std::string key;  ///< the key leading here, for messages
+    std::string path;  ///< the dotted keys from params to here
+    std::vector<int> last_keys;  ///< paths whose last key is a child of this node
   };
   struct Path {
     std::string text;
@@ -69,6 +74,8 @@ class ParamCapture {
   bool Set(int node, Kind kind, std::string_view text = {});
   /// The key of `node`, for messages.
   std::string_view KeyOf(int node) const { return query_.nodes_[node].key; }
+  /// Notes that `key` at `node` nearly names path `path` (from NearMiss).
+  void NoteNearMiss(int path, int node, std::string_view key);
   /// Appends one ParamValue per path present, in the order the paths were
   /// given: the nested form wins over the flat key; a null counts as
   /// absent (so a nested null falls through to the flat key); a mapping
@@ -85,6 +92,8 @@ class ParamCapture {
   std::vector<Kind> kinds_;
   std::vector<std::string> texts_;
   std::vector<int> touched_;
+  std::vector<std::string> near_;  ///< per path: the key that nearly named it, "" if none
+  std::vector<int> near_touched_;  ///< the paths with a near miss in this job
   const TextArena* paths_arena_ = nullptr;  ///< where path_texts_ were copied
   std::vector<std::string_view> path_texts_;
 };

@@ -16,6 +16,7 @@
 #include "jobs/time.h"
 #include "output/flat_record.h"
 #include "yaml_input.h"
+#include "output/human_amount.h"
 
 namespace rescfg {
 namespace {
@@ -183,6 +184,7 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
           std::string_view source;
           std::string note;
           holding = NeedOf(config_.profiles[*profile], e, &source, &note);
+          if (source == "invalid") invalid = note;
         }
       }
       if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); continue; }
@@ -286,6 +288,11 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
     out.profile = names.profiles[*profile];
     std::string note;
     Quantity need = NeedOf(config_.profiles[*profile], e, &out.need_source, &note);
+    if (out.need_source == "invalid") {
+      out.need_source = {};
+      Reject(&out, e, "invalid-job", note);
+      continue;
+    }
     out.resources = need;
     if (!note.empty()) out.message = Keep(note);  // kept for pending jobs' messages
     QueuedJob job;

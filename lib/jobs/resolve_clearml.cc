@@ -1,5 +1,7 @@
 #include "jobs/resolve_clearml.h"
 
+#include "output/human_amount.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -103,7 +105,7 @@ void ServedProfile(const Config& config, const JobDirectory& dir, const JobEntry
   bool differ = false;
   for (uint32_t r : served) {
     const Quantity need = NeedOf(config.profiles[r], e, &source, &fallback);
-    names += (names.empty() ? "'" : ", '") + config.profiles[r].name + "' (" + need.ToString() + ")";
+    names += (names.empty() ? "'" : ", '") + config.profiles[r].name + "' (" + HumanAmount(need) + ")";
     if (!p->holding) {
       p->holding = need;
     } else if (*p->holding != need) {
@@ -115,7 +117,7 @@ void ServedProfile(const Config& config, const JobDirectory& dir, const JobEntry
     p->holding.reset();
     p->profile.reset();
   } else if (served.size() > 1) {
-    p->note = "queue '" + queue + "' serves profiles " + names + "; counted as " + p->holding->ToString();
+    p->note = "queue '" + queue + "' serves profiles " + names + "; counted as " + HumanAmount(*p->holding);
   }
 }
 

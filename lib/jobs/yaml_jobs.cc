@@ -312,6 +312,9 @@ void JobListBuilder::JobNode(State& top, const Event& ev) {
 void JobListBuilder::ParamNode(State& top, const Event& ev) {
   if (top.want_key) {
     top.target = ev.type == Ev::kScalar ? query_.Child(top.node, ev.text) : -1;
+    if (top.target < 0 && ev.type == Ev::kScalar && query_.HasChildren(top.node)) {
+      if (int near = query_.NearMiss(top.node, ev.text); near >= 0) capture_.NoteNearMiss(near, top.node, ev.text);
+    }
     if (ev.type == Ev::kScalar) {
       Advance();
     } else {

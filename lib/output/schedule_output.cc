@@ -9,6 +9,7 @@
 #include "joined_thread.h"
 #include "output/document_writer.h"
 #include "output/flat_record.h"
+#include "output/human_amount.h"
 #include "output/text_table.h"
 
 namespace rescfg {
@@ -285,7 +286,7 @@ std::string RenderTable(const ScheduleReport& r) {
   rows.push_back({"JOB", "STATUS", "POLICY", "PROFILE", "POOL", "QUEUE", "RESOURCES", "REASON", "MESSAGE"});
   auto add_job = [&](const JobOutcome& j) {
     rows.push_back({j.id ? text(j.id) : "#" + std::to_string(j.entry), JobStatusName(j.status), text(j.policy),
-                    text(j.profile), text(j.pool), text(j.queue), j.resources ? j.resources->ToString() : "-",
+                    text(j.profile), text(j.pool), text(j.queue), j.resources ? HumanAmount(*j.resources) : "-",
                     text(j.reason), text(j.message)});
   };
   for (size_t i : r.running) add_job(r.jobs[i]);
@@ -296,7 +297,8 @@ std::string RenderTable(const ScheduleReport& r) {
   rows.push_back({});
   rows.push_back({"POOL", "QUEUE", "IN USE", "SIZE", "FREE", ""});
   for (const PoolSummary& p : r.pools) {
-    rows.push_back({p.name, p.queue, p.in_use.ToString(), p.size.ToString(), p.free.ToString(), p.paused ? "paused" : ""});
+    rows.push_back({p.name, p.queue, HumanAmount(p.in_use, p.size, p.gpu_fractions), HumanAmount(p.size),
+                    HumanAmount(p.free, p.size, p.gpu_fractions), p.paused ? "paused" : ""});
   }
   auto widths = [&](size_t from, size_t to) {
     std::vector<size_t> w(kColumns, 0);

@@ -2,6 +2,7 @@
 
 #include "output/document_writer.h"
 #include "output/flat_record.h"
+#include "output/human_amount.h"
 #include "output/text_table.h"
 
 namespace rescfg {
@@ -115,15 +116,14 @@ std::string RenderTable(const SimulationReport& r) {
                     std::to_string(r.events) + " events: " + std::to_string(r.finished) + " finished, " +
                     std::to_string(r.running) + " running, " + std::to_string(r.pending) + " pending, " +
                     std::to_string(r.rejected) + " rejected\n\n";
-  TextTable policies({"POLICY", "JOBS", "STARTED", "NEVER", "WAIT MEAN s", "P50 s", "P90 s", "P99 s", "MAX s",
-                      "GPU-HOURS"});
+  TextTable policies({"POLICY", "JOBS", "STARTED", "NEVER", "WAIT MEAN", "P50", "P90", "P99", "MAX", "GPU-HOURS"});
   for (size_t c = 1; c < 10; ++c) policies.SetAlign(c, TextTable::Align::kRight);
   for (const PolicyStats& p : r.policies) {
     std::vector<std::string> row = {p.name, std::to_string(p.jobs), std::to_string(p.started),
                                     std::to_string(p.never_started)};
     for (Micros WaitSummary::*field : {&WaitSummary::mean, &WaitSummary::p50, &WaitSummary::p90, &WaitSummary::p99,
                                        &WaitSummary::max}) {
-      row.push_back(p.wait ? FormatSeconds((*p.wait).*field) : "-");
+      row.push_back(p.wait ? FormatDuration((*p.wait).*field) : "-");
     }
     row.push_back(p.GpuHours());
     policies.AddRow(std::move(row));
@@ -131,7 +131,7 @@ std::string RenderTable(const SimulationReport& r) {
   TextTable pools({"POOL", "SIZE", "GPU-HOURS", "PEAK IN USE", "UTILISATION"});
   for (size_t c = 1; c < 5; ++c) pools.SetAlign(c, TextTable::Align::kRight);
   for (const PoolStats& p : r.pools) {
-    pools.AddRow({p.name, p.size.ToString(), p.GpuHours(), p.peak_in_use.ToString(), p.utilisation.value_or("-")});
+    pools.AddRow({p.name, HumanAmount(p.size), p.GpuHours(), HumanAmount(p.peak_in_use), p.utilisation.value_or("-")});
   }
   return out + policies.Render() + "\n" + pools.Render();
 }

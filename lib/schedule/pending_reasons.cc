@@ -4,12 +4,13 @@
 #include <map>
 #include <tuple>
 
+#include "output/human_amount.h"
 #include "schedule/admission.h"
 
 namespace rescfg {
 namespace {
 
-std::string Amount(Quantity q) { return q.ToString(); }
+std::string Amount(Quantity q) { return HumanAmount(q); }
 
 class Explainer {
  public:
@@ -84,7 +85,7 @@ class Explainer {
         others += ctx_.config.policies[q].name + " (" + Amount(book_.Need(q)) + " outstanding)";
       }
       return {PendingReason::kReservation,
-              Message("needs " + Amount(j.need) + "; pool " + ctx_.config.pools[pool].name + " has " + Amount(free) +
+              Message("needs " + Amount(j.need) + "; pool " + ctx_.config.pools[pool].name + " has " + HumanAmount(free, ctx_.config.pools[pool]) +
                       " free, but policy " + policy + " would go beyond its reservation of " +
                       Amount(ctx_.reserved[j.policy]) + " and leave reserved resources of " +
                       (others.empty() ? std::string("other policies") : others) + " uncoverable")};
@@ -105,8 +106,8 @@ class Explainer {
     std::string pools;
     for (uint32_t pool : ctx_.links[j.profile]) {
       if (!pools.empty()) pools += ", ";
-      pools += ctx_.config.pools[pool].name + " " + Amount(state_.Free(ctx_, pool)) + " of " +
-               Amount(ctx_.pool_size[pool]) + (ctx_.pool_paused[pool] ? " (paused)" : "");
+      pools += ctx_.config.pools[pool].name + " " + HumanAmountOf(state_.Free(ctx_, pool), ctx_.config.pools[pool]) +
+               (ctx_.pool_paused[pool] ? " (paused)" : "");
     }
     return {PendingReason::kCapacity, Message("needs " + Amount(j.need) + "; free: " + pools)};
   }

@@ -8,6 +8,7 @@
 #include "jobs/resolve.h"
 #include "text_ref.h"
 #include "schedule/problem.h"
+#include "output/human_amount.h"
 
 namespace rescfg {
 
@@ -54,8 +55,8 @@ void FlagRunningJobs(const Config& config, const std::vector<Holding>& holdings,
     auto it = job.policy ? over.find(*job.policy) : over.end();
     if (it == over.end()) continue;
     const PolicySummary& policy = *it->second;
-    AddNote(report, &job, "policy '" + policy.name + "' runs " + policy.running.ToString() + ", above its limit of " +
-                              policy.limit->ToString());
+    AddNote(report, &job, "policy '" + policy.name + "' runs " + HumanAmount(policy.running) + ", above its limit of " +
+                              HumanAmount(*policy.limit));
   }
 }
 
@@ -185,6 +186,7 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
                             pool.paused ? Quantity() : Quantity::SaturatingSub(pool.resources, result.pool_in_use[x]),
                             pool.paused, pool.nodes, {}, {}});
     if (pool.nodes) DescribeMachines(result.machine_free[x], &report.pools.back());
+    report.pools.back().gpu_fractions = pool.gpu_fractions;
     if (result.pool_in_use[x] > pool.resources) overfull.emplace(pool.name, x);
   }
   // Over-full pools are reported on each running job they hold.
@@ -194,8 +196,8 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
     auto it = overfull.find(*job.pool);
     if (it == overfull.end()) continue;
     AddNote(&report, &job,
-            "pool '" + std::string(*job.pool) + "' is over-full: " + result.pool_in_use[it->second].ToString() +
-                " in use of " + config.pools[it->second].resources.ToString());
+            "pool '" + std::string(*job.pool) + "' is over-full: " +
+                HumanAmountOf(result.pool_in_use[it->second], config.pools[it->second]) + " in use");
   }
   for (size_t p = 0; p < config.policies.size(); ++p) {
     const Policy& policy = config.policies[p];

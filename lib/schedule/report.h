@@ -24,6 +24,7 @@ struct PoolSummary {
   std::optional<PoolNodes> nodes;       ///< a pool made of machines (SPEC §2 v3)
   std::vector<Quantity> machine_free;   ///< with nodes: per machine, on the final state
   Quantity largest_free;                ///< with nodes: the most free on one machine (0 when paused)
+  GpuFractions gpu_fractions;  ///< so that tables count MIG slices
 };
 
 struct PolicySummary {

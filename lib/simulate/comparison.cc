@@ -38,11 +38,11 @@ std::optional<Micros> Wait(const PolicyStats* p, WaitField field) {
   return (*p->wait).*field;
 }
 
-std::string Side(const std::optional<Micros>& v) { return v ? FormatSeconds(*v) : "-"; }
+std::string Side(const std::optional<Micros>& v) { return v ? FormatDuration(*v) : "-"; }
 
 std::string Cell(const std::optional<Micros>& before, const std::optional<Micros>& after) {
   std::string cell = Side(before) + " -> " + Side(after);
-  if (before && after) cell += " (" + SignedSeconds(*before, *after) + ")";
+  if (before && after) cell += " (" + SignedDuration(*before, *after) + ")";
   return cell;
 }
 
@@ -84,6 +84,11 @@ std::string SignedSeconds(Micros old_value, Micros new_value) {
   return (d > 0 ? "+" : "") + FormatSeconds(d);
 }
 
+std::string SignedDuration(Micros old_value, Micros new_value) {
+  const Micros d = new_value - old_value;
+  return (d > 0 ? "+" : "") + FormatDuration(d);
+}
+
 std::string GpuHoursChange(const U256& old_usage, const U256& new_usage) {
   const bool down = new_usage < old_usage;
   U256 magnitude = down ? old_usage : new_usage;
@@ -95,7 +100,7 @@ std::string GpuHoursChange(const U256& old_usage, const U256& new_usage) {
 
 std::string RenderSimulationComparisonText(const SimulationReport& old_report, const SimulationReport& new_report) {
   std::string out = "old: " + Window(old_report) + "\nnew: " + Window(new_report) + "\n";
-  TextTable table({"POLICY", "STARTED", "WAIT MEAN s", "P50 s", "P90 s", "P99 s", "MAX s", "GPU-HOURS"});
+  TextTable table({"POLICY", "STARTED", "WAIT MEAN", "P50", "P90", "P99", "MAX", "GPU-HOURS"});
   for (size_t c = 1; c < 8; ++c) table.SetAlign(c, TextTable::Align::kRight);
   for (const Row& row : Rows(old_report, new_report)) {
     auto count = [](const PolicyStats* p) { return p ? std::to_string(p->started) + "/" + std::to_string(p->jobs) : "-"; };
@@ -106,7 +111,30 @@ std::string RenderSimulationComparisonText(const SimulationReport& old_report, c
     cells.push_back(hours);
     table.AddRow(std::move(cells));
   }
-  return out + table.Render() + "(STARTED: started/jobs; waits in seconds over the started jobs; change in brackets)\n";
+  return out + table.Render() + "(STARTED: started/jobs; waits of the started jobs; change in brackets)\n";
+}
+
+void RenderSimulationComparisonMarkdown(const SimulationReport& old_report, const SimulationReport& new_report,
+                                        MarkdownDocument& doc) {
+  doc.Add("Old: " + MarkdownText(Window(old_report)) + "  \nNew: " + MarkdownText(Window(new_report)));
+  MarkdownTable table({"Policy", "Started", "Wait mean", "p50", "p90", "p99", "max", "GPU-hours"});
+  for (size_t c = 1; c < 8; ++c) table.SetRight(c);
+  auto arrow = [](const std::string& cell) {  // the text table's " -> " reads better as an arrow
+    std::string out = cell;
+    if (size_t at = out.find(" -> "); at != std::string::npos) out.replace(at, 4, " → ");
+    return out;
+  };
+  for (const Row& row : Rows(old_report, new_report)) {
+    auto count = [](const PolicyStats* p) { return p ? std::to_string(p->started) + "/" + std::to_string(p->jobs) : "-"; };
+    std::vector<std::string> cells = {MarkdownText(row.name), count(row.before) + " → " + count(row.after)};
+    for (WaitField field : kWaitFields) cells.push_back(arrow(Cell(Wait(row.before, field), Wait(row.after, field))));
+    std::string hours = (row.before ? row.before->GpuHours() : "-") + " → " + (row.after ? row.after->GpuHours() : "-");
+    if (row.before && row.after) hours += " (" + GpuHoursChange(row.before->usage, row.after->usage) + ")";
+    cells.push_back(hours);
+    table.AddRow(std::move(cells));
+  }
+  doc.Add(table, "policies");
+  doc.Add("*Started: started/jobs. Waits of the started jobs; the change in brackets.*");
 }
 
 void WriteSimulationComparisonJson(const SimulationReport& old_report, const SimulationReport& new_report,

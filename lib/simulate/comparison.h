@@ -7,6 +7,7 @@
 #include <string>
 
 #include "output/json_writer.h"
+#include "output/markdown.h"
 #include "simulate/report.h"
 
 namespace rescfg {
@@ -15,6 +16,11 @@ namespace rescfg {
 /// `old -> new (change)` per statistic, `-` where a side has no value.
 std::string RenderSimulationComparisonText(const SimulationReport& old_report, const SimulationReport& new_report);
 
+/// The same as a Markdown table, waits as durations ("2m13s → 34m12s
+/// (+32m)"), with both simulations' clocks.
+void RenderSimulationComparisonMarkdown(const SimulationReport& old_report, const SimulationReport& new_report,
+                                        MarkdownDocument& doc);
+
 /// {"old": {start, end, events}, "new": {...}, "policies": [{name, old, new,
 /// change}]}; a side is null for a policy that configuration lacks.
 void WriteSimulationComparisonJson(const SimulationReport& old_report, const SimulationReport& new_report,
@@ -22,6 +28,8 @@ void WriteSimulationComparisonJson(const SimulationReport& old_report, const Sim
 
 /// new - old as an exact decimal with a sign: "+1.5", "-0.25", "0".
 std::string SignedSeconds(Micros old_value, Micros new_value);
+/// new - old as a duration for people with a sign: "+1h07m", "-42s", "0s".
+std::string SignedDuration(Micros old_value, Micros new_value);
 /// The change of GPU-hours, rounded half-even at the 6th decimal, with a sign.
 std::string GpuHoursChange(const U256& old_usage, const U256& new_usage);
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "output/human_amount.h"
+
 namespace rescfg {
 namespace {
 
@@ -14,38 +16,57 @@ constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", 
 constexpr int kColours = 11;
 constexpr const char* kOtherColour = "#9e9e9e";
 
-struct Unit {
-  const char* name;
-  Micros micros;
-};
+constexpr Micros kSecond = kMicrosPerSecond, kMinute = 60 * kSecond, kHour = 60 * kMinute, kDay = 24 * kHour;
 
-/// The unit that shows a span as a few tens at most.
-Unit UnitFor(Micros span) {
-  constexpr Micros kMinute = 60 * kMicrosPerSecond, kHour = 60 * kMinute, kDay = 24 * kHour;
-  if (span <= 2 * kMinute) return {"seconds", kMicrosPerSecond};
-  if (span <= 2 * kHour) return {"minutes", kMinute};
-  if (span <= 2 * kDay) return {"hours", kHour};
-  return {"days", kDay};
-}
-
-/// `v` in `unit` with at most one decimal, rounded half up: "12", "2.5".
-std::string InUnit(Micros v, Unit unit) {
-  const __int128 tenths = (__int128(v) * 10 + unit.micros / 2) / unit.micros;
-  std::string out = std::to_string(static_cast<int64_t>(tenths / 10));
-  if (tenths % 10 != 0) out += "." + std::to_string(static_cast<int64_t>(tenths % 10));
+/// log2(x) in 1/65536ths, for x >= 1, in integers (the same bytes on every
+/// machine): the integer part from the highest bit, the rest by squaring.
+int64_t Log2Q16(uint64_t x) {
+  if (x <= 1) return 0;
+  const int whole = 63 - __builtin_clzll(x);
+  // y = x / 2^whole in Q32, in [1, 2).
+  unsigned __int128 y = whole >= 32 ? (unsigned __int128)(x >> (whole - 32)) : (unsigned __int128)x << (32 - whole);
+  int64_t out = int64_t(whole) << 16;
+  for (int bit = 15; bit >= 0; --bit) {
+    y = (y * y) >> 32;
+    if (y >= ((unsigned __int128)1 << 33)) {
+      y >>= 1;
+      out |= int64_t(1) << bit;
+    }
+  }
   return out;
 }
 
-/// A tick step of 1, 2 or 5 times a power of ten tenths of `unit`, the
-/// smallest with at most `ticks` steps over `span`.
-Micros NiceStep(Micros span, Unit unit, int ticks) {
-  for (__int128 scale = 1;; scale *= 10) {
-    for (int f : {1, 2, 5}) {
-      const __int128 step = __int128(unit.micros) * f * scale / 10;
-      if (step > 0 && span / step <= ticks) return static_cast<Micros>(step);
-    }
+/// Steps of a time axis that people count in: minutes to weeks.
+constexpr Micros kTimeSteps[] = {kMinute,     5 * kMinute, 10 * kMinute, 15 * kMinute, 30 * kMinute,
+                                 kHour,       2 * kHour,   3 * kHour,    6 * kHour,    12 * kHour,
+                                 kDay,        2 * kDay,    7 * kDay,     14 * kDay,    28 * kDay};
+
+/// The smallest natural step that puts at most `ticks` ticks over `span`.
+Micros TimeStep(Micros span, int ticks) {
+  for (Micros step : kTimeSteps) {
+    if (span / step < ticks) return step;
   }
+  return (span / ticks / (28 * kDay) + 1) * 28 * kDay;
 }
+
+/// The first tick at or after `t`: a whole multiple of `step` in UTC;
+/// weeks start on Monday (1970-01-01 was a Thursday).
+Micros FirstTick(Micros t, Micros step) {
+  const Micros offset = step % (7 * kDay) == 0 ? 4 * kDay : 0;
+  Micros k = (t - offset) / step;
+  if (k * step + offset < t) ++k;
+  return k * step + offset;
+}
+
+/// Where waits are marked: seconds to a year, each in the unit it reads best in.
+struct WaitTick {
+  Micros at;
+  const char* label;
+};
+constexpr WaitTick kWaitTicks[] = {{kSecond, "1 s"},      {10 * kSecond, "10 s"}, {kMinute, "1 min"},
+                                   {10 * kMinute, "10 min"}, {kHour, "1 h"},        {6 * kHour, "6 h"},
+                                   {kDay, "1 day"},        {7 * kDay, "7 days"},   {30 * kDay, "30 days"},
+                                   {365 * kDay, "1 year"}};
 
 std::string Escape(std::string_view text) {
   std::string out;
@@ -140,18 +161,59 @@ Groups MakeGroups(const SimulationReport& r) {
   return g;
 }
 
+/// Which pools get a panel of their own: all of them up to kMaxPanels;
+/// beyond, the kMaxPanels - 1 that used the most GPU-hours (ties in
+/// configuration order), and one "rest" panel sums the others — so that a
+/// thousand pools still make a picture renderers accept (32 767 px).
+constexpr int kMaxPanels = 48;
+
+struct Panels {
+  std::vector<int> of_pool;  ///< per pool: its panel
+  std::vector<std::string> titles;
+  std::vector<Quantity> sizes;
+  int rest = -1;  ///< the panel of the folded pools, if any
+};
+
+Panels MakePanels(const SimulationReport& r) {
+  Panels p;
+  const size_t n = r.pools.size();
+  p.of_pool.assign(n, -1);
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t(0));
+  const size_t own = n <= static_cast<size_t>(kMaxPanels) ? n : kMaxPanels - 1;
+  if (own < n) {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return r.pools[b].usage < r.pools[a].usage; });
+    std::sort(order.begin(), order.begin() + static_cast<long>(own));
+  }
+  for (size_t i = 0; i < own; ++i) {
+    const PoolStats& pool = r.pools[order[i]];
+    p.of_pool[order[i]] = static_cast<int>(i);
+    p.titles.push_back(pool.name + " (" + HumanAmount(pool.size) + ")");
+    p.sizes.push_back(std::max(pool.size, pool.peak_in_use));
+  }
+  if (own < n) {
+    p.rest = static_cast<int>(own);
+    Quantity total;
+    for (size_t i = own; i < n; ++i) {
+      p.of_pool[order[i]] = p.rest;
+      total += r.pools[order[i]].size;
+    }
+    p.titles.push_back(std::to_string(n - own) + " other pools (" + HumanAmount(total) + ")");
+    p.sizes.push_back(total);
+  }
+  return p;
+}
+
 class Plot {
  public:
-  explicit Plot(const SimulationReport& r) : r_(r), groups_(MakeGroups(r)) {
+  explicit Plot(const SimulationReport& r) : r_(r), groups_(MakeGroups(r)), panels_(MakePanels(r)) {
     span_ = r.start && r.end ? *r.end - *r.start : 0;
-    time_unit_ = UnitFor(span_);
   }
 
   std::string Render() {
     int y = 32;
-    std::string title = "rescfg simulate";
-    if (r_.start) title += ": " + FormatSimTime(*r_.start) + " to " + FormatSimTime(*r_.end);
-    body_.Text(kMargin, y, 16, "start", title, " font-weight=\"bold\"");
+    body_.Text(kMargin, y, 16, "start", Fit(Title(), kWidth - 2 * kMargin), " font-weight=\"bold\"");
     y = Legend(y + 20);
     y = Pools(y + 16);
     y = Waits(y + 24);
@@ -164,6 +226,21 @@ class Plot {
   }
 
  private:
+  /// "Simulated use of 32 pools by 6 policies, Sun 29 Nov 2026 10:00 to
+  /// Sun 29 Nov 2026 12:15 UTC (2h15m)".
+  std::string Title() const {
+    auto plural = [](size_t n, const char* one, const char* many) {
+      return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    std::string title = "Simulated use of " + plural(r_.pools.size(), "pool", "pools") + " by " +
+                        plural(r_.policies.size(), "policy", "policies");
+    if (!r_.start) return title + ": nothing was simulated";
+    const bool same_day = FormatSimDate(*r_.start, true) == FormatSimDate(*r_.end, true);
+    return title + ", " + FormatSimDate(*r_.start, true) + " " + FormatSimClock(*r_.start) + " to " +
+           (same_day ? "" : FormatSimDate(*r_.end, true) + " ") + FormatSimClock(*r_.end) + " UTC (" +
+           FormatDuration(span_) + ")";
+  }
+
   /// Coloured squares and names, five to a row; returns the y below it.
   int Legend(int y) {
     constexpr int kItem = (kWidth - 2 * kMargin) / 5;
@@ -175,43 +252,69 @@ class Plot {
     return y + static_cast<int>((groups_.labels.size() + 4) / 5) * 22;
   }
 
+  /// Ticks of the time axis of a panel `plot_w` wide at x0, below `bottom`:
+  /// natural steps in UTC, the time of day, and the date where it changes.
+  void TimeTicks(int x0, int plot_w, int bottom) {
+    if (!r_.start || span_ <= 0) return;
+    const Micros step = TimeStep(span_, 4);
+    std::string last_date;
+    for (Micros at = FirstTick(*r_.start, step); at <= *r_.end; at += step) {
+      const int x = x0 + static_cast<int>(__int128(at - *r_.start) * plot_w / span_);
+      body_.Line(x, bottom, x, bottom + 3, "#999999");
+      const std::string date = FormatSimDate(at, false);
+      if (step < kDay) {
+        body_.Text(x, bottom + 14, 10, "middle", FormatSimClock(at));
+        if (date != last_date) body_.Text(x, bottom + 26, 10, "middle", date);
+      } else {
+        body_.Text(x, bottom + 14, 10, "middle", date);
+      }
+      last_date = date;
+    }
+  }
+
   /// Small multiples of pool usage over time, stacked by colour group.
   int Pools(int y) {
-    const int pools = static_cast<int>(r_.pools.size());
-    body_.Text(kMargin, y + 12, 13, "start",
-               "GPUs in use per pool, stacked by policy (y: GPUs; x: " + std::string(time_unit_.name) +
-                   " since the start)", " font-weight=\"bold\"");
+    const int panels = static_cast<int>(panels_.titles.size());
+    body_.Text(kMargin, y + 12, 13, "start", "GPUs in use per pool over time (UTC), stacked by policy",
+               " font-weight=\"bold\"");
     y += 26;
-    if (pools == 0) return y;
-    const int cols = std::min(4, pools), gap = 36;
+    if (panels == 0) return y;
+    const int cols = std::min(4, panels), gap = 36;
     const int panel = (kWidth - 2 * kMargin - (cols - 1) * gap) / cols;
-    constexpr int kAxis = 40, kTitle = 18, kPlot = 80, kTicks = 18, kRowGap = 14;
+    constexpr int kAxis = 40, kTitle = 18, kPlot = 80, kTicks = 30, kRowGap = 14;
     const int plot_w = panel - kAxis, bins = std::max(1, plot_w / 2);
     std::vector<Micros> edges(static_cast<size_t>(bins) + 1);
     for (int i = 0; i <= bins; ++i) edges[i] = r_.start ? *r_.start + static_cast<Micros>(__int128(span_) * i / bins) : 0;
-    // usage[pool][group][bin]: ticks × microseconds within the bin.
+    // usage[panel][group][bin]: ticks × microseconds within the bin.
     const size_t groups = groups_.labels.size();
     std::vector<std::vector<std::vector<__int128>>> usage(
-        static_cast<size_t>(pools), std::vector<std::vector<__int128>>(groups, std::vector<__int128>(bins, 0)));
+        static_cast<size_t>(panels), std::vector<std::vector<__int128>>(groups, std::vector<__int128>(bins, 0)));
     for (const UsageInterval& in : r_.intervals) {
       const int group = groups_.Of(in.policy);
       if (group < 0 || span_ <= 0) continue;
-      auto& row = usage[in.pool][group];
+      auto& row = usage[panels_.of_pool[in.pool]][group];
       int b = static_cast<int>(std::upper_bound(edges.begin(), edges.end(), in.from) - edges.begin()) - 1;
       for (b = std::max(b, 0); b < bins && edges[b] < in.to; ++b) {
         const Micros from = std::max(in.from, edges[b]), to = std::min(in.to, edges[b + 1]);
         if (to > from) row[b] += in.amount.ticks() * (to - from);
       }
     }
-    for (int p = 0; p < pools; ++p) {
-      const PoolStats& pool = r_.pools[p];
-      const int px = kMargin + (p % cols) * (panel + gap);
-      const int py = y + (p / cols) * (kTitle + kPlot + kTicks + kRowGap);
+    // Panels in configuration order of their pools, the rest last.
+    std::vector<int> shown;
+    for (size_t x = 0; x < r_.pools.size(); ++x) {
+      const int p = panels_.of_pool[x];
+      if (p != panels_.rest && std::find(shown.begin(), shown.end(), p) == shown.end()) shown.push_back(p);
+    }
+    if (panels_.rest >= 0) shown.push_back(panels_.rest);
+    for (int slot = 0; slot < panels; ++slot) {
+      const int p = shown[slot];
+      const int px = kMargin + (slot % cols) * (panel + gap);
+      const int py = y + (slot / cols) * (kTitle + kPlot + kTicks + kRowGap);
       const int x0 = px + kAxis, top = py + kTitle, bottom = top + kPlot;
-      body_.Text(x0, py + 12, 12, "start", Fit(pool.name + " (" + pool.size.ToString() + ")", panel - kAxis));
+      body_.Text(x0, py + 12, 12, "start", Fit(panels_.titles[p], panel - kAxis));
       body_.Rect(x0, top, plot_w, kPlot, "#f4f4f4");
-      const Quantity ymax = std::max(pool.size, pool.peak_in_use);
-      body_.Text(x0 - 4, top + 10, 11, "end", Fit(ymax.ToString(), kAxis - 6));
+      const Quantity ymax = panels_.sizes[p];
+      body_.Text(x0 - 4, top + 10, 11, "end", Fit(HumanAmount(ymax), kAxis - 6));
       body_.Text(x0 - 4, bottom, 11, "end", "0");
       if (ymax.ticks() > 0 && span_ > 0) {
         std::vector<__int128> below(bins, 0);
@@ -241,76 +344,127 @@ class Plot {
         }
       }
       // The pool's size, when running jobs over-fill it.
-      if (ymax > pool.size && ymax.ticks() > 0) {
-        const int ys = bottom - static_cast<int>(pool.size.ticks() * kPlot / ymax.ticks());
-        body_.Line(x0, ys, x0 + plot_w, ys, "#333333");
+      if (p != panels_.rest && ymax.ticks() > 0) {
+        for (size_t x = 0; x < r_.pools.size(); ++x) {
+          if (panels_.of_pool[x] != p || !(ymax > r_.pools[x].size)) continue;
+          const int ys = bottom - static_cast<int>(r_.pools[x].size.ticks() * kPlot / ymax.ticks());
+          body_.Line(x0, ys, x0 + plot_w, ys, "#333333");
+        }
       }
       body_.Rect(x0, top, plot_w, kPlot, "none", " stroke=\"#999999\"");
-      const Micros step = NiceStep(std::max<Micros>(span_, 1), time_unit_, 3);
-      for (Micros at = 0; at <= span_; at += step) {
-        const int x = x0 + static_cast<int>(__int128(at) * plot_w / std::max<Micros>(span_, 1));
-        body_.Line(x, bottom, x, bottom + 3, "#999999");
-        body_.Text(x, bottom + 14, 10, at == 0 ? "start" : "middle", InUnit(at, time_unit_));
-      }
+      TimeTicks(x0, plot_w, bottom);
     }
-    const int rows = (pools + cols - 1) / cols;
+    const int rows = (panels + cols - 1) / cols;
     return y + rows * (kTitle + kPlot + kTicks + kRowGap);
   }
 
-  /// The share of each group's started jobs that waited at most x.
+  /// For each group, the share of its started jobs that waited longer than
+  /// x. Both axes are logarithmic, so that minutes and days, and the few
+  /// jobs that wait long among many that wait nothing, are all visible;
+  /// waits of 0 get a column of their own left of the break.
   int Waits(int y) {
-    body_.Text(kMargin, y, 13, "start", "Wait before start, per policy (cumulative share of started jobs)",
+    body_.Text(kMargin, y, 13, "start",
+               "Wait before start, per policy: share of started jobs that waited longer than the time below",
                " font-weight=\"bold\"");
     y += 14;
-    constexpr int kAxis = 56, kHeight = 240;
+    constexpr int kAxis = 56, kHeight = 240, kZero = 36, kBreak = 14;
     const int x0 = kMargin + kAxis, w = kWidth - 2 * kMargin - kAxis - 10, top = y + 10, bottom = top + kHeight;
+    const int xlog = x0 + kZero + kBreak, wlog = x0 + w - xlog;
     std::vector<std::vector<Micros>> waits(groups_.labels.size());
     Micros longest = 0;
+    size_t most = 1;
     for (size_t p = 0; p < r_.policies.size(); ++p) {
       const int g = groups_.of_policy[p];
       if (g < 0) continue;
       waits[g].insert(waits[g].end(), r_.policies[p].waits.begin(), r_.policies[p].waits.end());
       if (!r_.policies[p].waits.empty()) longest = std::max(longest, r_.policies[p].waits.back());
     }
-    const Unit unit = UnitFor(std::max<Micros>(longest, kMicrosPerSecond));
-    // The axis ends on a tick at or past the longest wait.
-    const Micros step = NiceStep(std::max<Micros>(longest, kMicrosPerSecond), unit, 8);
-    const Micros xmax = (std::max<Micros>(longest, 1) + step - 1) / step * step;
-    body_.Rect(x0, top, w, kHeight, "#f4f4f4");
-    for (int t = 0; t <= 4; ++t) {
-      const int yt = bottom - t * kHeight / 4;
-      body_.Line(x0, yt, x0 + w, yt, "#dddddd");
-      body_.Text(x0 - 6, yt + 4, 11, "end", std::to_string(25 * t));
+    for (const auto& list : waits) most = std::max(most, list.size());
+    // The time axis: 1 s to the first mark at or past the longest wait.
+    size_t marks = 0;
+    while (marks + 1 < std::size(kWaitTicks) && kWaitTicks[marks].at < std::max(longest, kMinute)) ++marks;
+    const Micros xmax = kWaitTicks[marks].at;
+    const int64_t lmin = Log2Q16(kSecond), lspan = Log2Q16(static_cast<uint64_t>(xmax)) - lmin;
+    auto x_of = [&](Micros v) {
+      if (v <= kSecond) return xlog;
+      return xlog + static_cast<int>((Log2Q16(static_cast<uint64_t>(v)) - lmin) * wlog / lspan);
+    };
+    // The share axis: 100% down to 10^-decades, enough for one job in the largest group.
+    int decades = 1;
+    for (size_t n = 10; n < most && decades < 4; n *= 10) ++decades;
+    uint64_t floor = 1;
+    for (int d = 0; d < decades; ++d) floor *= 10;
+    const int64_t lfloor = Log2Q16(floor);
+    auto y_of = [&](size_t count, size_t n) {  // count of n waited longer; count > 0
+      const int64_t l = Log2Q16(static_cast<uint64_t>(n)) - Log2Q16(static_cast<uint64_t>(count));
+      return top + static_cast<int>(std::min<int64_t>(l * kHeight / lfloor, kHeight));
+    };
+    body_.Rect(x0, top, kZero, kHeight, "#f4f4f4");
+    body_.Rect(xlog, top, wlog, kHeight, "#f4f4f4");
+    static constexpr const char* kShares[] = {"100%", "10%", "1%", "0.1%", "0.01%"};
+    uint64_t n = 1;
+    for (int d = 0; d <= decades; ++d, n *= 10) {
+      const int yt = top + static_cast<int>(Log2Q16(n) * kHeight / lfloor);
+      body_.Line(x0, yt, x0 + kZero, yt, "#dddddd");
+      body_.Line(xlog, yt, xlog + wlog, yt, "#dddddd");
+      body_.Text(x0 - 6, yt + 4, 11, "end", kShares[d]);
     }
-    for (Micros at = 0; at <= xmax; at += step) {
-      const int xt = x0 + static_cast<int>(__int128(at) * w / xmax);
+    body_.Line(x0 + kZero / 2, bottom, x0 + kZero / 2, bottom + 4, "#999999");
+    body_.Text(x0 + kZero / 2, bottom + 16, 11, "middle", "0");
+    for (size_t m = 0; m <= marks; ++m) {
+      const int xt = x_of(kWaitTicks[m].at);
+      body_.Line(xt, top, xt, bottom, "#dddddd");
       body_.Line(xt, bottom, xt, bottom + 4, "#999999");
-      body_.Text(xt, bottom + 16, 11, at == 0 ? "start" : at + step > xmax ? "end" : "middle", InUnit(at, unit));
+      body_.Text(xt, bottom + 16, 11, m == 0 ? "start" : m == marks ? "end" : "middle", kWaitTicks[m].label);
     }
-    body_.Text(x0 + w / 2, bottom + 34, 12, "middle", "wait before start (" + std::string(unit.name) + ")");
-    const int ylabel_x = kMargin + 12, ylabel_y = top + kHeight / 2;
-    body_.Text(ylabel_x, ylabel_y, 12, "middle", "started jobs (%)",
+    body_.Text(xlog + wlog / 2, bottom + 34, 12, "middle", "wait before start (logarithmic; 0: started at once)");
+    const int ylabel_x = kMargin + 6, ylabel_y = top + kHeight / 2;
+    body_.Text(ylabel_x, ylabel_y, 12, "middle", "waited longer (log)",
                " transform=\"rotate(-90 " + std::to_string(ylabel_x) + " " + std::to_string(ylabel_y) + ")\"");
+    // The smallest wait each pixel of the log axis stands for.
+    std::vector<Micros> at(static_cast<size_t>(wlog) + 1);
+    for (int px = 0; px <= wlog; ++px) {
+      Micros lo = kSecond, hi = xmax;  // the least v with x_of(v) >= xlog + px
+      while (lo < hi) {
+        const Micros mid = lo + (hi - lo) / 2;
+        if (x_of(mid) >= xlog + px) hi = mid; else lo = mid + 1;
+      }
+      at[px] = lo;
+    }
     for (size_t g = 0; g < waits.size(); ++g) {
       std::vector<Micros>& list = waits[g];
       if (list.empty()) continue;
       std::sort(list.begin(), list.end());
+      auto longer = [&](Micros v) {
+        return list.size() - static_cast<size_t>(std::upper_bound(list.begin(), list.end(), v) - list.begin());
+      };
       std::string d;
-      for (int px = 0; px <= w; ++px) {
-        const Micros at = static_cast<Micros>(__int128(xmax) * px / w);
-        const size_t count = static_cast<size_t>(std::upper_bound(list.begin(), list.end(), at) - list.begin());
-        d += Point(px == 0 ? 'M' : 'L', x0 + px, bottom - static_cast<int>(__int128(count) * kHeight / list.size()));
+      size_t count = longer(0);
+      if (count == 0) {  // nobody waited: a line along the bottom of the zero column
+        body_.Path(Point('M', x0, bottom - 1) + Point('L', x0 + kZero, bottom - 1), "none", groups_.colours[g]);
+        continue;
+      }
+      d += Point('M', x0, y_of(count, list.size())) + Point('L', x0 + kZero, y_of(count, list.size()));
+      d += Point('M', xlog, y_of(count, list.size()));
+      for (int px = 0; px <= wlog; ++px) {
+        count = longer(at[px]);
+        if (count == 0) {
+          d += Point('L', xlog + px, bottom);
+          break;
+        }
+        d += Point('L', xlog + px, y_of(count, list.size()));
       }
       body_.Path(d, "none", groups_.colours[g]);
     }
-    body_.Rect(x0, top, w, kHeight, "none", " stroke=\"#999999\"");
+    body_.Rect(x0, top, kZero, kHeight, "none", " stroke=\"#999999\"");
+    body_.Rect(xlog, top, wlog, kHeight, "none", " stroke=\"#999999\"");
     return bottom + 40;
   }
 
   const SimulationReport& r_;
   Groups groups_;
+  Panels panels_;
   Micros span_ = 0;
-  Unit time_unit_;
   Svg body_;
 };
 

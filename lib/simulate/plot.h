@@ -4,11 +4,15 @@
 /// document written here without a plotting library (see the README).
 ///
 /// Readable at 6 teams and 32 pools: pools are small multiples, four to a
-/// row, on the same time axis; policies have one colour each in a legend
+/// row, on the same time axis with ticks at natural steps of UTC time and
+/// the dates; beyond 48 pools the 47 that used the most share the page with
+/// one panel summing the rest, so a thousand pools stay within what
+/// renderers accept (32 767 px). Policies have one colour each in a legend
 /// (the eleven that used the most GPU-hours; the others share a grey
-/// "other policies"). Labels are cut to the room they have, so none
-/// overlaps another. Coordinates are integers: the same report gives the
-/// same bytes.
+/// "other policies"). Waits are drawn as the share of jobs that waited
+/// longer than x, both axes logarithmic, zero waits in a column of their
+/// own. Labels are cut to the room they have, so none overlaps another.
+/// Coordinates are integers: the same report gives the same bytes.
 
 #include <string>
 

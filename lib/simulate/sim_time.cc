@@ -117,6 +117,31 @@ std::optional<Micros> ParseDurationSeconds(std::string_view text, std::string* e
   return micros;
 }
 
+std::string FormatSimDate(Micros t, bool with_weekday) {
+  static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  static constexpr const char* kDays[] = {"Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"};  // 1970-01-01 first
+  int64_t rest = 0, weekday = 0;
+  const int64_t days = FloorDiv(FloorDiv(t, kMicrosPerSecond, &rest), 86400, &rest);
+  FloorDiv(days, 7, &weekday);
+  int64_t year = 0;
+  unsigned month = 0, day = 0;
+  CivilFromDays(days, &year, &month, &day);
+  std::string out = std::to_string(day) + " " + kMonths[month - 1];
+  if (with_weekday) out = std::string(kDays[weekday]) + " " + out + " " + std::to_string(year);
+  return out;
+}
+
+std::string FormatSimClock(Micros t) {
+  int64_t rest = 0, secs_of_day = 0;
+  FloorDiv(FloorDiv(t, kMicrosPerSecond, &rest), 86400, &secs_of_day);
+  std::string out;
+  Append(&out, secs_of_day / 3600, 2);
+  out.push_back(':');
+  Append(&out, secs_of_day / 60 % 60, 2);
+  return out;
+}
+
 std::string FormatSimTime(Micros t) {
   int64_t micros = 0, secs_of_day = 0;
   const int64_t seconds = FloorDiv(t, kMicrosPerSecond, &micros);
@@ -154,6 +179,24 @@ std::string FormatSeconds(Micros d) {
   digits.insert(0, 6 - digits.size(), '0');
   while (digits.back() == '0') digits.pop_back();
   return out + "." + digits;
+}
+
+std::string FormatDuration(Micros d) {
+  if (d < 0) return "-" + FormatDuration(d == INT64_MIN ? INT64_MAX : -d);
+  auto rounded = [&](int64_t unit_seconds) {
+    const uint64_t unit = static_cast<uint64_t>(unit_seconds) * kMicrosPerSecond;
+    return (static_cast<uint64_t>(d) + unit / 2) / unit;
+  };
+  auto two = [](uint64_t v) { return (v < 10 ? "0" : "") + std::to_string(v); };
+  if (d == 0) return "0s";
+  const uint64_t seconds = rounded(1);
+  if (seconds == 0) return "<1s";
+  if (seconds < 60) return std::to_string(seconds) + "s";
+  if (seconds < 3600) return std::to_string(seconds / 60) + "m" + two(seconds % 60) + "s";
+  const uint64_t minutes = rounded(60);
+  if (minutes < 24 * 60) return std::to_string(minutes / 60) + "h" + two(minutes % 60) + "m";
+  const uint64_t hours = rounded(3600);
+  return std::to_string(hours / 24) + "d" + std::to_string(hours % 24) + "h";
 }
 
 }  // namespace rescfg

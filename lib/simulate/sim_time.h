@@ -30,7 +30,17 @@ std::optional<Micros> ParseDurationSeconds(std::string_view text, std::string* e
 /// "2026-11-29T10:00:00.000000Z": UTC with six fractional digits.
 std::string FormatSimTime(Micros t);
 
+/// For people: "Sun 29 Nov 2026" (`with_weekday`) or "29 Nov", and the
+/// time of day "10:05" (UTC), for plot titles and time axes.
+std::string FormatSimDate(Micros t, bool with_weekday);
+std::string FormatSimClock(Micros t);
+
 /// Seconds as an exact decimal: "3600", "1.5", "0.000001", "-2.25".
 std::string FormatSeconds(Micros d);
+
+/// A duration for people (tables, Markdown), rounded to its last unit:
+/// "0s", "<1s", "42s", "7m05s", "1h07m", "4d2h"; "-" before a negative one.
+/// Machine formats keep FormatSeconds.
+std::string FormatDuration(Micros d);
 
 }  // namespace rescfg

@@ -14,7 +14,8 @@ constexpr Micros kUnset = INT64_MIN;
 void CheckTraceFields(JobEntry* e, Micros* submitted, Micros* duration) {
   const bool queued = !e->state || *e->state == "queued";
   const bool running = e->state && *e->state == "running";
-  e->enqueued.reset();  // a trace orders queues by `submitted`
+  e->enqueued.reset();  // a trace orders queues by `submitted`, whatever the type of `enqueued`
+  e->enqueued_mistyped = false;
   if (!queued && !running) return;  // resolution rejects the state itself
   std::string error;
   if (queued) {

@@ -182,7 +182,10 @@ std::optional<PlannedChange> PlanChange(const StateStore* store, const Config& c
       change.base_warning = why + "; the diff is against an empty configuration";
     }
   }
-  change.diff = DiffConfigs(base, config);
+  // Onto nothing (no revision yet, or one that does not load), everything
+  // is an addition.
+  const bool from_nothing = !text || !change.base_warning.empty();
+  change.diff = from_nothing ? DiffFromNothing(config) : DiffConfigs(base, config);
   // A new order of pools is no change that means anything.
   if (text && change.base_warning.empty()) change.up_to_date = *text == canonical || change.diff.empty();
   return change;

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "output/human_amount.h"
 #include "output/json_writer.h"
 #include "output/text_table.h"
 
@@ -38,7 +39,7 @@ std::vector<PoolProfile> ProfilesOf(const Config& config, const Pool& pool) {
 }
 
 std::string Allocation(const Quantity& allotment, const std::optional<std::string>& dynamic) {
-  return dynamic ? *dynamic + " (default " + allotment.ToString() + ")" : allotment.ToString();
+  return dynamic ? *dynamic + " (default " + HumanAmount(allotment) + ")" : HumanAmount(allotment);
 }
 
 }  // namespace
@@ -59,6 +60,7 @@ StatusReport BuildStatus(const Config& config, const ScheduleReport& schedule, s
       card.machine_free.assign(static_cast<size_t>(pool.nodes->count), pool.paused ? Quantity() : machine);
       card.largest_free = pool.paused ? Quantity() : machine;
     }
+    card.gpu_fractions = pool.gpu_fractions;
     if (x < schedule.pools.size()) {
       card.in_use = schedule.pools[x].in_use;
       card.free = schedule.pools[x].free;
@@ -122,7 +124,8 @@ std::string RenderStatusTable(const StatusReport& status) {
   TextTable pools({"POOL", "IN USE", "SIZE", "FREE", "QUEUE", "STATE", "EXECUTION PRIORITY"});
   for (size_t c : {1, 2, 3}) pools.SetAlign(c, TextTable::Align::kRight);
   for (const auto& p : status.pools) {
-    pools.AddRow({p.name, dash(p.in_use.ToString()), p.size.ToString(), dash(p.free.ToString()), p.queue,
+    pools.AddRow({p.name, dash(HumanAmount(p.in_use, p.size, p.gpu_fractions)), HumanAmount(p.size),
+                  dash(HumanAmount(p.free, p.size, p.gpu_fractions)), p.queue,
                   p.paused ? "paused" : "open", Ranked(p.execution_priority)});
   }
   out += pools.Render() + "\n";
@@ -164,7 +167,7 @@ std::string RenderStatusTable(const StatusReport& status) {
   for (const auto& t : status.teams) {
     std::string state = t.paused ? "paused" : "open";
     if (t.over_limit) state += ", above its limit";
-    teams.AddRow({t.name, t.reserved.ToString(), t.limit ? t.limit->ToString() : "none", dash(t.used.ToString()),
+    teams.AddRow({t.name, HumanAmount(t.reserved), t.limit ? HumanAmount(*t.limit) : "none", dash(HumanAmount(t.used)),
                   dash(std::to_string(t.running)), dash(std::to_string(t.assigned)), dash(std::to_string(t.pending)),
                   dash(std::to_string(t.rejected)), state});
   }

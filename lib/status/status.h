@@ -30,6 +30,7 @@ struct PoolCard {
   std::optional<PoolNodes> nodes;               ///< a pool made of machines
   std::vector<Quantity> machine_free;           ///< with nodes: per machine
   Quantity largest_free;                        ///< with nodes: the most free on one machine
+  GpuFractions gpu_fractions;                   ///< so that tables count MIG slices
 };
 
 struct ProfileCard {

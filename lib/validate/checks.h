@@ -3,6 +3,7 @@
 /// paths for findings, and the findings list. Internal to lib/validate.
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,10 @@ class CheckContext {
                std::string hint = "");
   /// True when any error has been recorded so far, by the loader or a check.
   bool HasErrors() const;
+  /// True when the loader reported a finding at `path` or below it: a check
+  /// about the same field then stays quiet, so that one mistake gives one
+  /// finding.
+  bool Reported(std::string_view path) const;
 
   /// The first pool, profile or policy of that name; null when there is none.
   /// Later entries with the same name are duplicate-name errors.
@@ -52,6 +57,7 @@ class CheckContext {
   std::map<std::string, const Policy*, std::less<>> policies_;
   std::vector<std::string> pool_names_, profile_names_, policy_names_;
   int suggestions_left_ = 200;
+  std::set<std::string, std::less<>> loader_paths_;  ///< of the findings before the checks
 };
 
 /// Paths as the loader writes them: "pools[NAME]", "profiles[NAME]", ...

@@ -87,7 +87,7 @@ void CheckReferences(CheckContext& context) {
       auto& list = linked[link.pool];
       if (list.empty() || list.back() != profile.name) list.push_back(profile.name);
     }
-    if (profile.links.empty()) {
+    if (profile.links.empty() && !context.Reported(ProfilePath(profile) + ".links")) {
       context.Error("unlinked-profile", profile.links_mark.line ? profile.links_mark : profile.name_mark,
                     ProfilePath(profile) + ".links",
                     "profile '" + profile.name + "' is linked to no pool: its jobs could never run",

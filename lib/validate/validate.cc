@@ -10,6 +10,7 @@ namespace rescfg {
 CheckContext::CheckContext(const Config& config, const std::string& file,
                            std::vector<Finding>* findings)
     : config_(config), file_(file), findings_(findings) {
+  for (const Finding& f : *findings) loader_paths_.insert(f.path);
   for (const auto& pool : config.pools) {
     if (pools_.emplace(pool.name, &pool).second) pool_names_.push_back(pool.name);
   }
@@ -34,6 +35,14 @@ void CheckContext::Warning(const char* code, Mark mark, std::string path, std::s
 }
 
 bool CheckContext::HasErrors() const { return rescfg::HasErrors(*findings_); }
+
+bool CheckContext::Reported(std::string_view path) const {
+  for (auto it = loader_paths_.lower_bound(path); it != loader_paths_.end(); ++it) {
+    if (it->compare(0, path.size(), path) != 0) break;  // past the paths that start with it
+    if (it->size() == path.size() || (*it)[path.size()] == '.' || (*it)[path.size()] == '[') return true;
+  }
+  return false;
+}
 
 namespace {
 template <typename T>

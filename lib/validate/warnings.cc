@@ -100,6 +100,18 @@ void CheckWarnings(CheckContext& context) {
   for (const auto& policy : config.policies) {
     for (const auto& entry : policy.profiles) used.insert(entry.profile);
   }
+  // A list the loader could not read hides what it names: no pool or
+  // profile is then called unused for it (one mistake, one finding).
+  for (const auto& profile : config.profiles) {
+    if (!context.Reported(ProfilePath(profile) + ".links")) continue;
+    for (const auto& pool : config.pools) linked.insert(pool.name);
+    break;
+  }
+  for (const auto& policy : config.policies) {
+    if (!context.Reported(PolicyPath(policy) + ".profiles")) continue;
+    for (const auto& profile : config.profiles) used.insert(profile.name);
+    break;
+  }
 
   for (const auto& pool : config.pools) {
     if (!pool.resources.is_whole()) {
@@ -118,6 +130,7 @@ void CheckWarnings(CheckContext& context) {
   CheckMigCoverage(context);
   for (const auto& policy : config.policies) {
     if (policy.profiles.empty()) {
+      if (context.Reported(PolicyPath(policy) + ".profiles")) continue;  // said already, by the loader
       context.Warning("empty-policy", policy.profiles_mark.line ? policy.profiles_mark : policy.name_mark,
                       PolicyPath(policy) + ".profiles",
                       "policy '" + policy.name + "' lists no profiles: its users can submit nothing",

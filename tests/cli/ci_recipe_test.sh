@@ -128,7 +128,8 @@ change 1 first 's/^kind: ResourceConfiguration$/&\n# reviewed in #1/' "Describe 
 [ -f "$STATE/plan-key" ] || fail "the review made no plan key"
 [ -e "$STATE/history.jsonl" ] && fail "the review provisioned something"
 contains "$GH_LOG/comment-1.md" "### rescfg plan: revision 1 onto provisioned revision 0"
-contains "$GH_LOG/comment-1.md" '+ pool "H100 Half a Superpod"'
+contains "$GH_LOG/comment-1.md" '| added | pool | H100 Half a Superpod |'
+contains "$GH_LOG/comment-1.md" '| --- | --- |'
 contains "$GH_LOG/comment-1.md" "flowchart LR"
 [ -f "$ARTIFACTS/$HEAD/rescfg-plan/plan.json" ] || fail "no plan artifact"
 merge 1 first || fail "provision of #1 failed: $(cat job.status) $(tail -5 job.err)"
@@ -143,7 +144,7 @@ contains job.out "already applied"
 # 2. A change reviewed against revision 1 and merged: applied as planned.
 change 2 grow 's/resources: 8$/resources: 16/' "Grow the pools"
 contains "$GH_LOG/comment-2.md" "onto provisioned revision 1"
-contains "$GH_LOG/comment-2.md" "resources: 8 -> 16"
+contains "$GH_LOG/comment-2.md" '| `resources` | `8` | `16` |'
 contains "$GH_LOG/comment-2.md" "Impact on the current jobs"
 merge 2 grow || fail "provision of #2 failed: $(cat job.status) $(tail -5 job.err)"
 [ "$(current)" = 2 ] || fail "after #2 the state is at revision $(current)"

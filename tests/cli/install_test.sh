@@ -17,7 +17,7 @@ DESTDIR=$root cmake --install "$build" --prefix /usr --component rescfg > "$tmp/
 
 usr=$root/usr
 "$usr/bin/rescfg" --version | grep -qE '^rescfg [0-9]+\.[0-9]+\.[0-9]+' || fail "installed rescfg --version"
-for page in man1/rescfg.1 man5/rescfg.5; do
+for page in man1/rescfg.1 man5/rescfg.5 man7/rescfg-scheduling.7; do
   [[ -s $usr/share/man/$page ]] || fail "missing $page"
   cmp -s "$usr/share/man/$page" "$src/man/${page#*/}" || fail "$page differs from the source"
   [[ -z $(mandoc -Tlint -Wwarning "$usr/share/man/$page" 2>&1) ]] || fail "installed $page does not lint"
@@ -56,7 +56,7 @@ if command -v dpkg-deb > /dev/null && command -v cpack > /dev/null; then
     grep -qE "^Depends: (.*[ ,])?$dep([ ,(]|$)" <<< "$fields" || fail "package does not depend on $dep: $fields"
   done
   contents=$(dpkg-deb -c "$deb")
-  for path in ./usr/bin/rescfg ./usr/share/man/man1/rescfg.1 ./usr/share/man/man5/rescfg.5 \
+  for path in ./usr/bin/rescfg ./usr/share/man/man1/rescfg.1 ./usr/share/man/man5/rescfg.5 ./usr/share/man/man7/rescfg-scheduling.7 \
               ./usr/share/bash-completion/completions/rescfg ./usr/share/zsh/vendor-completions/_rescfg \
               ./usr/share/fish/vendor_completions.d/rescfg.fish; do
     grep -qF " $path" <<< "$contents" || fail "package lacks $path"

@@ -1,25 +1,39 @@
 #!/usr/bin/env bash
-# The manual pages are lint-clean and cannot drift from the binary: every
+# The manual pages are lint-clean, render cleanly (no word rendered as an
+# option, no broken quotes) and cannot drift from the binary: every
 # command, flag and value choice that `--help` shows is in rescfg(1), and
-# every finding code the library emits is in rescfg(5).
+# every finding code the library emits is in rescfg(5). The documentation
+# stands on its own: it points at no contract outside the repository.
 # Usage: man_test.sh BINARY SOURCE_DIR
 set -euo pipefail
 bin=$1
 src=$2
 page1=$src/man/rescfg.1
 page5=$src/man/rescfg.5
+page7=$src/man/rescfg-scheduling.7
 errors=0
 fail() { echo "FAIL: $*" >&2; errors=$((errors + 1)); }
 
-for page in "$page1" "$page5"; do
+for page in "$page1" "$page5" "$page7"; do
   lint=$(mandoc -Tlint -Wwarning "$page" 2>&1 || true)
   [[ -z $lint ]] || fail "mandoc -Tlint $page:"$'\n'"$lint"
   out=$(mandoc -Tascii "$page" 2>&1 | sed $'s/.\b//g') || fail "mandoc cannot render $page"
   grep -qx 'NAME' <<< "$out" || fail "$page renders without a NAME section"
+  rendered=$(mktemp)
+  printf '%s\n' "$out" > "$rendered"
+  problems=$(python3 "$src/tests/cli/man_render_check.py" "$page" "$rendered") || fail "$page renders badly:"$'\n'"$problems"
+  rm -f "$rendered"
   if command -v man > /dev/null; then
     MANWIDTH=80 man -l "$page" > /dev/null 2>&1 || fail "man -l $page failed"
   fi
 done
+
+# No pointer to a contract the reader does not have.
+if refs=$(cd "$src" && grep -rnE 'SPEC|§' README.md docs man); then
+  fail "the documentation refers to a SPEC:"$'\n'"$refs"
+fi
+grep -q 'rescfg-scheduling 7' "$page1" || fail "rescfg.1 does not refer to rescfg-scheduling(7)"
+grep -q 'rescfg-scheduling' "$src/CMakeLists.txt" || fail "CMakeLists.txt does not install rescfg-scheduling.7"
 
 # Source lines of one part of rescfg.1.
 synopsis_of() {  # the SYNOPSIS lines from `.Cm CMD` to the next `.Nm`

@@ -90,6 +90,25 @@ print("\n".join(problems) or "ok")
 sys.exit(1 if problems else 0)
 PY
 
+# A thousand pools fold into a "rest" panel: the picture stays within what
+# renderers accept (32 767 px) and still renders.
+{
+  echo "apiVersion: rescfg/v1"; echo "kind: ResourceConfiguration"; echo "pools:"
+  for x in $(seq 0 999); do printf '  - {name: pool-%03d, resources: 8}\n' "$x"; done
+  echo "profiles:"
+  printf '  - name: p\n    allotment: 8\n    links: ['
+  for x in $(seq 0 999); do printf '%spool-%03d' "$([ "$x" = 0 ] || echo ', ')" "$x"; done
+  printf ']\n'
+  echo "policies: [{name: team, profiles: [p]}]"
+} > thousand.yaml
+awk 'BEGIN { print "apiVersion: rescfg/v1\nkind: JobList\njobs:";
+  for (i = 0; i < 1500; i++) printf "  - {id: j%d, policy: team, profile: p, submitted: \"2026-11-29T10:%02d:00Z\", duration: 3600}\n", i, i % 60 }' > thousand-trace.yaml
+expect 0 "$RESCFG" -q simulate --config thousand.yaml --trace thousand-trace.yaml --plot thousand.svg -o /dev/null
+height=$(grep -oE '<svg [^>]*height="[0-9]+"' thousand.svg | grep -oE '[0-9]+"$' | tr -d '"')
+[ -n "$height" ] && [ "$height" -le 32767 ] || fail "a thousand pools make a picture $height px tall"
+grep -q '953 other pools' thousand.svg || fail "no panel for the other pools"
+rsvg-convert thousand.svg -o thousand.png || fail "rsvg-convert cannot render a thousand pools"
+
 # Nothing is written on exit 2, and an unwritable picture is an error.
 expect 2 "$RESCFG" simulate --config plot-config.yaml --trace plot-trace.yaml --until 2026-11-29T09:00:00Z --plot none.svg
 [ ! -e none.svg ] || fail "--plot written on exit 2"

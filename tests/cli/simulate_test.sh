@@ -37,7 +37,7 @@ expect 0 "$RESCFG" simulate --config "$EXAMPLE" --trace "$TRACE"
 contains out.txt 'kind: "Simulation"'
 contains out.txt '  - {name: "Dev", jobs: 4, started: 4, neverStarted: 0, wait: {mean: 1815, p50: 60, p90: 3600, p99: 3600, max: 3600}, gpuHours: 16.066667}'
 expect 0 "$RESCFG" simulate --config "$EXAMPLE" --trace "$TRACE" --format table
-contains out.txt "Research     4        4      0      899.875      0   1800   1800   1800   8.000278"
+contains out.txt "Research     4        4      0     15m00s     0s  30m00s  30m00s  30m00s   8.000278"
 # Byte-identical output for the same input.
 expect 0 "$RESCFG" simulate --config "$EXAMPLE" --trace "$TRACE" --format json -o again.json
 cmp -s again.json sim.json || fail "-o output differs from stdout, or the output is not deterministic"
