@@ -6,6 +6,7 @@
 
 #include "graph/drawing.h"
 #include "graph/graph.h"
+#include "output/human_amount.h"
 #include "schedule/report.h"
 #include "support/generators.h"
 
@@ -142,12 +143,12 @@ RC_GTEST_PROP(Graph, PoolUsageIsWhatTheScheduleHolds, ()) {
   RC_ASSERT(d.pools.size() == report.pools.size());
   for (const auto& node : d.pools) {
     const PoolSummary& summary = report.pools[node.index];
-    std::string want = "in use " + summary.in_use.ToString() + " / " + summary.size.ToString() + ": ";
+    std::string want = "in use " + HumanAmount(summary.in_use) + " / " + HumanAmount(summary.size) + ": ";
     RC_ASSERT(std::any_of(node.lines.begin(), node.lines.end(),
                           [&](const std::string& line) { return line.rfind(want, 0) == 0; }));
   }
   for (const auto& node : d.policies) {
-    std::string want = "used " + report.policies[node.index].used.ToString();
+    std::string want = "used " + HumanAmount(report.policies[node.index].used);
     RC_ASSERT(std::any_of(node.lines.begin(), node.lines.end(),
                           [&](const std::string& line) { return line.rfind(want, 0) == 0; }));
   }
