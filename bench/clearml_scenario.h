@@ -1,5 +1,5 @@
 #pragma once
-/// A generated scenario (scenario.h) as a ClearML snapshot (SPEC §3.1): a
+/// A generated scenario (scenario.h) as a ClearML snapshot (rescfg(5), JOBS FILE, ClearML task snapshots): a
 /// `tasks.get_all` response, the `queues.get_all` and `workers.get_all`
 /// responses that go with it, and its JSON Lines twin — the same jobs as a
 /// jobs file, so that both schedule to the same decisions (the ClearML output
@@ -84,7 +84,7 @@ void WriteTasksClearml(const Scenario& s, Write write) {
   write(out + "], \"total\": " + std::to_string(s.jobs.size()) + "}}\n");
 }
 
-/// The queued jobs of each policy queue in queue order (SPEC §3): with an
+/// The queued jobs of each policy queue in queue order (rescfg(5), JOBS FILE): with an
 /// `enqueued` time first, by time, then the rest; ties by file position.
 inline std::vector<std::vector<uint32_t>> QueueOrder(const Scenario& s) {
   const ClearmlQueues queues(s);

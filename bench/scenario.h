@@ -8,8 +8,8 @@
 /// Everything derives from the seed through SplitMix64 and integer
 /// arithmetic: the same options give byte-identical files on any platform.
 ///
-/// With `trace` set the jobs file is a trace for `rescfg simulate` (SPEC
-/// §8): queued jobs carry `submitted` (arrivals in waves, at `load_percent`
+/// With `trace` set the jobs file is a trace for `rescfg simulate` (rescfg-scheduling(7),
+/// THE SIMULATION CLOCK): queued jobs carry `submitted` (arrivals in waves, at `load_percent`
 /// of what the pools can serve) and `duration` (heavy-tailed), running ones
 /// the `duration` that remains; `enqueued` is left out.
 
@@ -203,7 +203,7 @@ inline Scenario GenerateScenario(const ScenarioOptions& o) {
 
   // Reservations are booked against one pool each policy reaches, never more
   // than a share of that pool: a feasible flow exists by construction, so
-  // the reservations can be honoured jointly (SPEC §2 Hall check).
+  // the reservations can be honoured jointly (rescfg(5), CONFIGURATION Hall check).
   std::vector<uint64_t> budget(o.pools);  // quarters
   uint32_t share = o.reservations == ReservationMode::kHeavy ? 85 : o.reservations == ReservationMode::kSome ? 40 : 0;
   for (size_t x = 0; x < o.pools; ++x) budget[x] = uint64_t(s.pools[x].size) * 4 * share / 100;

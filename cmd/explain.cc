@@ -1,4 +1,4 @@
-/// `rescfg explain JOB`: one job's story in the pass (SPEC §6).
+/// `rescfg explain JOB`: one job's story in the pass (rescfg(1), COMMANDS).
 
 #include <spdlog/spdlog.h>
 

@@ -1,4 +1,4 @@
-/// `rescfg export TARGET`: the documents an enforcing engine needs (SPEC §7).
+/// `rescfg export TARGET`: the documents an enforcing engine needs (rescfg(1), export).
 
 #include <spdlog/spdlog.h>
 

@@ -110,7 +110,7 @@ CompletionFlag DescribeOption(const CLI::Option* opt) {
   return flag;
 }
 
-/// SPEC §6: an empty or malformed option value is a command-line error
+/// rescfg(1), COMMANDS: an empty or malformed option value is a command-line error
 /// (exit 2). Every value option refuses an empty value; a number must be
 /// written in decimal digits only (no sign, blank, hex or exponent) and fit
 /// its type: nothing is clamped.

@@ -82,7 +82,7 @@ int Provision(const ProvisionOptions& options, const Proposal& proposal) {
     return kExitFindings;
   }
   if (proposal.plan && AlreadyApplied(*proposal.plan, store ? &*store : nullptr)) {
-    // The state is no longer at the plan's base (SPEC §6: refused), but
+    // The state is no longer at the plan's base (rescfg(1), COMMANDS: refused), but
     // say why: a merge job run again finds its own plan applied.
     spdlog::error("not provisioned: the plan is already applied: '{}' is at revision {}, made from this plan's "
                   "configuration on its base revision {}; nothing to do",

@@ -1,5 +1,5 @@
 /// `rescfg simulate`: replays a trace over time against a configuration
-/// (SPEC §8) and prints when each job would start, where, and how long it
+/// (rescfg-scheduling(7), THE SIMULATION CLOCK) and prints when each job would start, where, and how long it
 /// would wait.
 
 #include <spdlog/spdlog.h>

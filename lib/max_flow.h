@@ -1,6 +1,6 @@
 #pragma once
 /// Maximum flow (Dinic) on small graphs with exact 128-bit capacities: the
-/// reservation capacity of SPEC §4 and the Hall check of validation share it.
+/// reservation capacity of rescfg-scheduling(7), THE PASS and the Hall check of validation share it.
 
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-/// Exact resource amounts (SPEC §1).
+/// Exact resource amounts (rescfg-scheduling(7), AMOUNTS).
 ///
 /// An amount is a whole number of ticks, 1/9 009 000 000 of a GPU: the least
 /// common multiple of 10^6 (six decimal digits) and 720720 (every denominator
@@ -47,7 +47,7 @@ class Quantity {
     return a.ticks_ > b.ticks_ ? a - b : Zero();
   }
 
-  /// The SPEC §1 output form: "8", "0.5", "0.143" or, when the value has no
+  /// The rescfg-scheduling(7), AMOUNTS output form: "8", "0.5", "0.143" or, when the value has no
   /// finite decimal form, the reduced fraction "6/7".
   std::string ToString() const;
   /// True when ToString() gives a fraction (it must be quoted in YAML/JSON).

@@ -1,5 +1,5 @@
 #pragma once
-/// Which strings rescfg stores (SPEC §2): valid UTF-8 once YAML escapes are
+/// Which strings rescfg stores (rescfg(5), CONFIGURATION): valid UTF-8 once YAML escapes are
 /// decoded, no noncharacter U+FFFE or U+FFFF, and no control characters in
 /// names; free text (descriptions) may hold line breaks and tabs.
 ///

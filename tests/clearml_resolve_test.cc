@@ -1,4 +1,4 @@
-/// ClearML tasks through resolution and the pass (SPEC §3.1): queued tasks
+/// ClearML tasks through resolution and the pass (rescfg(5), JOBS FILE, ClearML task snapshots): queued tasks
 /// by their queue's name, running tasks placed by their queue or their
 /// worker, queue order from `entries` then `status_changed`, names carried
 /// to every output.
@@ -235,7 +235,7 @@ TEST(ClearmlOutputs, TheNameTravels) {
 namespace rescfg::clearml {
 namespace {
 
-/// Queue order (SPEC §3, §3.1) for any mix of listed, timed and untimed
+/// Queue order (rescfg(5), JOBS FILE) for any mix of listed, timed and untimed
 /// entries, small (a comparison sort) or large (a radix sort): listed ones
 /// first by their place, then by time, then the rest, ties by position.
 RC_GTEST_PROP(ClearmlQueueOrder, ListedThenTimedThenTheRest, ()) {

@@ -1,4 +1,4 @@
-/// The ClearML task snapshot reader (SPEC §3.1): one task in each of its
+/// The ClearML task snapshot reader (rescfg(5), JOBS FILE, ClearML task snapshots): one task in each of its
 /// shapes, table-driven, then the three forms of the file and what makes a
 /// file unusable.
 

@@ -93,7 +93,7 @@ TEST(ConfigDiff, AddedRemovedAndReordered) {
       << RenderDiffText(diff);
 }
 
-// The order of pools means nothing (SPEC §6); the order of profiles does
+// The order of pools means nothing (rescfg(1), COMMANDS); the order of profiles does
 // while a priority list defaults to it.
 TEST(ConfigDiff, PriorityReorderAndEntityOrder) {
   std::string changed = Replace(kBase, "  - {name: A, resources: 8}\n  - {name: B, resources: 8, queue: b}\n",

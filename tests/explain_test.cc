@@ -1,6 +1,6 @@
 /// `explain` replays the pass: for every queued job of a generated
 /// scenario, its story must agree with the schedule and, step by step, with
-/// the reference semantics of SPEC §4 (a job placed ahead "by key" exactly
+/// the reference semantics of rescfg-scheduling(7), THE PASS (a job placed ahead "by key" exactly
 /// when the explained job had a target then; "strict-fifo" exactly when it
 /// was not its queue's head; otherwise the rule that refused it).
 

@@ -22,7 +22,7 @@ inline rc::Gen<std::string> GenText(bool control) {
                                      "~", "1/7", "0.5", "true"};
   if (control) {
     // Line breaks and tabs: the only control characters free text may hold
-    // (SPEC §2); U+2028 and U+FEFF are not controls, but YAML readers
+    // (rescfg(5), CONFIGURATION); U+2028 and U+FEFF are not controls, but YAML readers
     // would not keep them as written.
     for (const char* p : {"\n", "\t", "\r", "\xE2\x80\xA8", "\xEF\xBB\xBF"}) {
       pieces.push_back(p);

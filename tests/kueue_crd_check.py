@@ -11,7 +11,7 @@
    most 63 characters, unique per kind; borrowingLimit and lendingLimit only
    with a cohort (a parent for Cohorts); lendingLimit <= nominalQuota; at most
    16 resource groups; a resource and a flavor in one group only.
-4. With EXPORT=CONFIG: SPEC §7.2 against the configuration: a ResourceFlavor
+4. With EXPORT=CONFIG: rescfg(5), KUBERNETES against the configuration: a ResourceFlavor
    per pool, a LocalQueue per policy queue, per flavor the nominal quotas add
    up to the pool's size, a policy queue's ClusterQueue lists exactly its
    profile's pools in link order, `enabled: false` holds every ClusterQueue

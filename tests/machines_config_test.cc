@@ -1,4 +1,4 @@
-/// `nodes` and `guaranteed` (SPEC §2 v3) through the loader, the canonical
+/// `nodes` and `guaranteed` (rescfg(5), CONFIGURATION v3) through the loader, the canonical
 /// form, the semantic diff and validation; a v2 configuration is unchanged.
 
 #include <gtest/gtest.h>

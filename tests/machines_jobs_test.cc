@@ -1,4 +1,4 @@
-/// A running job's machine (SPEC §3, §3.1, §4 v3): its `node` in YAML and
+/// A running job's machine (rescfg(5), JOBS FILE): its `node` in YAML and
 /// JSON Lines, a ClearML task's node from its worker's id, names to machine
 /// numbers, and what the outputs say.
 

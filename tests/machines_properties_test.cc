@@ -1,4 +1,4 @@
-/// Pools made of machines (SPEC §4 v3) on generated small clusters: the pass
+/// Pools made of machines (rescfg-scheduling(7), THE PASS v3) on generated small clusters: the pass
 /// agrees with the reference scheduler machine by machine, never overcommits
 /// a machine or a pool, honours reservations, and is deterministic; the
 /// simulator, which carries machines from event to event, agrees with the

@@ -31,7 +31,7 @@ TEST(Quantity, ParsesTheForms) {
   EXPECT_EQ(Q("0.5000000"), Q("1/2"));
   EXPECT_EQ(Q("17/17"), Quantity::Units(1));
   EXPECT_EQ(Q(" 3/8 "), Q("0.375"));
-  EXPECT_EQ(Q("1 / 7"), Q("1/7"));  // blanks around the slash (SPEC §1)
+  EXPECT_EQ(Q("1 / 7"), Q("1/7"));  // blanks around the slash (rescfg-scheduling(7), AMOUNTS)
   EXPECT_EQ(Q("3\t/ 8"), Q("3/8"));
   EXPECT_EQ(Q("1000000"), Quantity::Max());
   EXPECT_EQ(Q("08"), Quantity::Units(8));

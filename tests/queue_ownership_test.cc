@@ -1,4 +1,4 @@
-/// SPEC §2: a pool or link queue belongs to one pool and is never a policy
+/// rescfg(5), CONFIGURATION: a pool or link queue belongs to one pool and is never a policy
 /// queue. Validation refuses exactly the configurations where queues are
 /// shared, checked on configurations whose queue names are drawn from a
 /// handful so that collisions are common.

@@ -1,5 +1,5 @@
 /// Hand-checked scheduling cases: the worked example, exact fractions and
-/// the corners of SPEC §4 that generated cases rarely reach.
+/// the corners of rescfg-scheduling(7), THE PASS that generated cases rarely reach.
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 /// Properties of the scheduling pass on generated scenarios, and agreement
-/// with the reference scheduler written straight from SPEC §4.
+/// with the reference scheduler written straight from rescfg-scheduling(7), THE PASS.
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -130,7 +130,7 @@ RC_GTEST_PROP(ScheduleProperties, EndToEndAgreesWithTheReference, ()) {
   }
 }
 
-// SPEC §5: an assigned job's queue is its link's queue; a running job's the
+// rescfg(5), SCHEDULE OUTPUT: an assigned job's queue is its link's queue; a running job's the
 // queue of its profile's link to its pool, else its pool's queue.
 RC_GTEST_PROP(ScheduleProperties, AnAssignmentsQueueIsItsLinksQueue, ()) {
   Scenario s = *GenScenario();

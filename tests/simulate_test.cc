@@ -1,4 +1,4 @@
-/// Hand-checked cases of `rescfg simulate` (SPEC §8): times and durations
+/// Hand-checked cases of `rescfg simulate` (rescfg-scheduling(7), THE SIMULATION CLOCK): times and durations
 /// read exactly, exact statistics, the clock's start and end, the trace
 /// fields of both readers, and corners of the incremental pass that
 /// generated traces rarely reach.

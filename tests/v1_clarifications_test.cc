@@ -1,6 +1,6 @@
-/// The two v1 clarifications of SPEC v2: a running job's `enqueued` is
-/// ignored whatever its type (§3), and blanks around the `/` of a fraction
-/// are allowed (§1) — in configuration amounts, job parameters and a
+/// The two v1 clarifications of the second version of the rules: a running job's `enqueued` is
+/// ignored whatever its type (rescfg(5), JOBS FILE), and blanks around the `/` of a fraction
+/// are allowed (rescfg-scheduling(7), AMOUNTS) — in configuration amounts, job parameters and a
 /// running job's resources.
 
 #include <gtest/gtest.h>
@@ -60,7 +60,7 @@ TEST(RunningEnqueued, IgnoredWhateverItsTypeInYaml) {
   }
 }
 
-/// On a queued job the same values still make it invalid-job (§3).
+/// On a queued job the same values still make it invalid-job (rescfg(5), JOBS FILE).
 TEST(RunningEnqueued, StillInvalidOnAQueuedJob) {
   ScheduleReport jsonl = Schedule(
       "{\"id\": \"a\", \"policy\": \"Dev\", \"profile\": \"p\", \"enqueued\": 5}\n"

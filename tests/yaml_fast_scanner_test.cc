@@ -154,7 +154,7 @@ const std::vector<std::string> kInSubset = {
               "    state: running\n    pool: gpu-pool-17\n    resources: 0.898\n"
               "  - id: job-0000002\n    policy: team-0020\n    profile: prof-20-1xGPU-dyn\n"
               "    enqueued: 2026-11-29T23:32:56Z\n    params: {runtime: {gpus_request: 2}}\n",
-    // SPEC §3 example
+    // rescfg(5), JOBS FILE example
     "apiVersion: rescfg/v1\nkind: JobList\njobs:\n"
     "  - id: dev-1                  # required, unique in the file\n"
     "    policy: Dev                # required\n"

@@ -1,5 +1,5 @@
 #pragma once
-/// `rescfg schedule --format clearml` (SPEC §5): for every assignment, in
+/// `rescfg schedule --format clearml` (rescfg(5), SCHEDULE OUTPUT): for every assignment, in
 /// placement order, the ClearML API request that hands the task to its pool
 /// queue while it stays in its policy queue's accounting, one JSON object a
 /// line:

@@ -1,6 +1,6 @@
 #pragma once
 /// `--clearml-queues FILE`: the queues of a ClearML server as
-/// `queues.get_all` returns them (SPEC §3.1): their IDs and names, and the
+/// `queues.get_all` returns them (rescfg(5), JOBS FILE, ClearML task snapshots): their IDs and names, and the
 /// order of the tasks waiting in each (`entries`).
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-/// Reading a ClearML snapshot from its files (SPEC §3.1): the tasks and,
+/// Reading a ClearML snapshot from its files (rescfg(5), JOBS FILE, ClearML task snapshots): the tasks and,
 /// when given, the queues and workers files, the companions read on a thread
 /// of their own while the tasks are read, then linked to them.
 

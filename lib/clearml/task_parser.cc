@@ -119,7 +119,7 @@ void TaskParser::Finish(JobEntry* entry) {
     entry->queue_from_id = queue_.name.empty();
   }
   if (*entry->state == "running") {
-    entry->enqueued.reset();  // ignored on a running job (SPEC §3)
+    entry->enqueued.reset();  // ignored on a running job (rescfg(5), JOBS FILE)
     entry->enqueued_mistyped = false;
   }
   Link(entry);
@@ -160,7 +160,7 @@ void TaskParser::Link(JobEntry* e) const {
     }
   }
   if (*e->state == "queued" && queues) {
-    // Queue order (SPEC §3.1): the place in that queue's `entries`, when
+    // Queue order (rescfg(5), JOBS FILE, ClearML task snapshots): the place in that queue's `entries`, when
     // it lists the task; a listing in another queue says it was handed
     // over, or is in flight.
     if (auto listing = queues->ListingOf(*e->id)) {
@@ -170,7 +170,7 @@ void TaskParser::Link(JobEntry* e) const {
   } else if (*e->state == "running" && workers) {
     if (const Worker* w = workers->RunningTask(*e->id)) {
       e->worker = lookups_.task_workers[static_cast<size_t>(w - workers->workers.data())];
-      // Its machine (SPEC §3.1 v3): the host part of the daemon's id, HOST:GPUS.
+      // Its machine (rescfg(5), JOBS FILE, ClearML task snapshots v3): the host part of the daemon's id, HOST:GPUS.
       if (e->worker->id) {
         const std::string_view id = *e->worker->id;
         if (size_t colon = id.find(':'); colon != std::string_view::npos && colon > 0) e->node = id.substr(0, colon);

@@ -1,5 +1,5 @@
 #pragma once
-/// One ClearML task object read into an entry (SPEC §3.1), with the
+/// One ClearML task object read into an entry (rescfg(5), JOBS FILE, ClearML task snapshots), with the
 /// companions it is linked to: the queues (IDs to names, places in their
 /// `entries`) and the workers (who runs a task). Shared by the document
 /// forms and JSON Lines of tasks; one parser per thread.
@@ -53,7 +53,7 @@ struct Lookups {
     }
   }
 
-  /// The queue a reference stands for (SPEC §3.1): its name; else the name
+  /// The queue a reference stands for (rescfg(5), JOBS FILE, ClearML task snapshots): its name; else the name
   /// of the queue with its ID; else the ID itself, taken as a name.
   std::string_view QueueName(const Ref& ref, bool* from_id) const {
     *from_id = false;

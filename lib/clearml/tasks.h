@@ -1,5 +1,5 @@
 #pragma once
-/// ClearML task snapshots as jobs input (SPEC §3.1): a `tasks.get_all` or
+/// ClearML task snapshots as jobs input (rescfg(5), JOBS FILE, ClearML task snapshots): a `tasks.get_all` or
 /// `tasks.get_all_ex` response, a JSON array of task objects, or JSON Lines
 /// of task objects, read into the same entries as the other jobs formats.
 

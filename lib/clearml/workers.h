@@ -1,6 +1,6 @@
 #pragma once
 /// `--clearml-workers FILE`: the agents of a ClearML server as
-/// `workers.get_all` returns them (SPEC §3.1): which task each runs, the
+/// `workers.get_all` returns them (rescfg(5), JOBS FILE, ClearML task snapshots): which task each runs, the
 /// queue it took it from and the queues it serves. A running task whose
 /// queue is no pool queue is placed through its worker.
 

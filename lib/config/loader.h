@@ -1,5 +1,5 @@
 #pragma once
-/// Reading a resource configuration file into the model (SPEC §2).
+/// Reading a resource configuration file into the model (rescfg(5), CONFIGURATION).
 ///
 /// The loader checks shape only: YAML syntax, apiVersion/kind, unknown and
 /// duplicate keys, missing and mistyped fields, quantities, names. Cross

@@ -1,5 +1,5 @@
 #pragma once
-/// The resource configuration (SPEC §2) as plain values.
+/// The resource configuration (rescfg(5), CONFIGURATION) as plain values.
 ///
 /// After LoadConfig + ApplyDefaults every optional field holds its effective
 /// value (queues, priorities), so the rest of the program never re-derives a
@@ -23,7 +23,7 @@ const char* QueueingName(Queueing q);
 struct Link {
   std::string pool;
   std::string name;   ///< optional: "" when not given
-  /// The queue the pool's agents serve for this profile's jobs (SPEC §2):
+  /// The queue the pool's agents serve for this profile's jobs (rescfg(5), CONFIGURATION):
   /// "" until ApplyDefaults sets it to the pool's queue when not given.
   std::string queue;
   Mark mark, pool_mark, name_mark, queue_mark;
@@ -45,7 +45,7 @@ struct NameRef {
   bool operator==(const NameRef&) const = default;
 };
 
-/// How a fractional allotment reaches a GPU (SPEC §2, §7.1): the ClearML
+/// How a fractional allotment reaches a GPU (rescfg(5), CONFIGURATION): the ClearML
 /// fractional GPU injector (the default), or one MIG resource per fraction.
 struct GpuFractions {
   struct Mig {
@@ -114,7 +114,7 @@ struct KubernetesSettings {
   bool operator==(const KubernetesSettings&) const = default;
 };
 
-/// A pool made of machines (SPEC §2 v3): `count` machines of `gpus` GPUs.
+/// A pool made of machines (rescfg(5), CONFIGURATION v3): `count` machines of `gpus` GPUs.
 struct PoolNodes {
   int64_t count = 0;  ///< > 0
   int64_t gpus = 0;   ///< > 0; count × gpus is at most the largest amount
@@ -146,10 +146,10 @@ struct Pool {
   }
 };
 
-/// The capacity that is always there (SPEC §2 v3): `guaranteed`, default `resources`.
+/// The capacity that is always there (rescfg(5), CONFIGURATION v3): `guaranteed`, default `resources`.
 inline Quantity GuaranteedOf(const Pool& pool) { return pool.guaranteed.value_or(pool.resources); }
 
-/// Whether a need fits the pool when nothing runs there (SPEC §4 v3): no
+/// Whether a need fits the pool when nothing runs there (rescfg-scheduling(7), THE PASS v3): no
 /// larger than the pool; with nodes, no larger than one machine, or a whole
 /// number of machines the pool has.
 bool FitsEmptyPool(const Pool& pool, Quantity need);
@@ -203,7 +203,7 @@ struct Config {
   const Policy* FindPolicy(std::string_view name) const;
 };
 
-/// Fills every optional field with its SPEC §2 default. Safe to call twice.
+/// Fills every optional field with its rescfg(5), CONFIGURATION default. Safe to call twice.
 /// Assumes names referenced by priorities exist only where validation passed;
 /// otherwise it still produces a value, never throws.
 void ApplyDefaults(Config& config);

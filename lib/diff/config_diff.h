@@ -1,5 +1,5 @@
 #pragma once
-/// Semantic diff of two configurations (SPEC §6 `rescfg diff`): entities are
+/// Semantic diff of two configurations (rescfg(1), COMMANDS `rescfg diff`): entities are
 /// matched by name and compared on their effective values, so formatting,
 /// comments, key order and spelled-out defaults are never changes.
 ///

@@ -1,4 +1,4 @@
-/// Replays the pass of SPEC §4 placement by placement with the pass's own
+/// Replays the pass of rescfg-scheduling(7), THE PASS placement by placement with the pass's own
 /// pieces (context, state, queues, reservation book), asking at each step
 /// where the explained job stood: whether it had a target, and if so why
 /// the job placed instead came first; if not, which rule kept it out.
@@ -202,7 +202,7 @@ class Explainer {
         const Verdict v = replay.VerdictAt(links[i]);
         pool.verdict = VerdictText(v);
         const Quantity need = replay.Job(replay.job()).need;
-        // Enough free GPUs in total, but spread over machines (SPEC §4 v3).
+        // Enough free GPUs in total, but spread over machines (rescfg-scheduling(7), THE PASS v3).
         if (v == Verdict::kNoRoom && machines.has_nodes() && !replay.ctx().pool_paused[links[i]] && free >= need) {
           pool.verdict = "fragmented: " + free.ToString() + " free in total, at most " +
                          pool.largest_free_when_decided->ToString() + " on one machine";
@@ -214,7 +214,7 @@ class Explainer {
   std::string Id(uint32_t k) const { return report_.jobs[resolved_.queued_outcome[k]].id.value_or("?"); }
 
   /// Why `ahead` came before `job` in queue order: the listing of a
-  /// ClearML queue's entries (SPEC §3.1), which comes before any time, or
+  /// ClearML queue's entries (rescfg(5), JOBS FILE, ClearML task snapshots), which comes before any time, or
   /// the times and the file.
   std::string QueueOrderDetail(uint32_t ahead, uint32_t job) const {
     const JobEntry& k = entries_[resolved_.queued_outcome[ahead]];

@@ -1,5 +1,5 @@
 #pragma once
-/// `rescfg explain JOB`: one job's story in the pass of SPEC §4 — its need
+/// `rescfg explain JOB`: one job's story in the pass of rescfg-scheduling(7), THE PASS — its need
 /// and where it came from, each linked pool in link order with what was
 /// free when the job was considered, the jobs placed ahead of it there and
 /// the rule that put them ahead, and its final reason. The ninja

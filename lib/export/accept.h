@@ -1,5 +1,5 @@
 #pragma once
-/// `--accept CODE[,CODE...]` of both exports (SPEC §7): finding codes an
+/// `--accept CODE[,CODE...]` of both exports (rescfg(1), export): finding codes an
 /// administrator has reviewed. Accepted findings are still reported, as
 /// notes, but no longer make the exit 1, so CI can gate on new ones only.
 ///

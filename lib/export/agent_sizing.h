@@ -1,5 +1,5 @@
 #pragma once
-/// How one task's allotment reaches a ClearML agent (SPEC §7.1): the
+/// How one task's allotment reaches a ClearML agent (rescfg(1), export clearml-agent): the
 /// `clear.ml/resource-usage` label, the GPUs a Kubernetes pod requests
 /// (whole GPUs, a fractional-GPU injector value or one MIG slice), and the
 /// amount a bare-metal `clearml-agent daemon --dynamic-gpus` queue gives.

@@ -1,5 +1,5 @@
 #pragma once
-/// `rescfg export clearml-agent` (SPEC §7.1): what ClearML agents need so
+/// `rescfg export clearml-agent` (rescfg(1), export clearml-agent): what ClearML agents need so
 /// that they give each task the GPUs rescfg accounts for it. Per pool, the
 /// Helm values of the agent's Kubernetes glue chart (k8s-glue), or the
 /// command line of a bare-metal `clearml-agent daemon` (daemon).
@@ -29,7 +29,7 @@ namespace rescfg {
 
 enum class AgentMode { kK8sGlue, kDaemon };
 
-/// The Helm chart k8s-glue values are for (SPEC §7.1 v3). The per-queue
+/// The Helm chart k8s-glue values are for (rescfg(1), export clearml-agent v3). The per-queue
 /// `queues:` map and `monitoredResources` exist only in ClearML's Enterprise
 /// agent chart; the open-source clearml-agent chart takes one comma-separated
 /// `queue` list, every pod from one `basePodTemplate`.
@@ -59,7 +59,7 @@ struct AgentQueue {
   std::vector<const Profile*> senders;
   const Profile* largest = nullptr;  ///< the first sender with the largest allotment
   const Profile* dynamic = nullptr;  ///< the first dynamic sender, if any
-  bool mixed = false;                ///< senders of different sizes (SPEC §2 mixed-queue)
+  bool mixed = false;                ///< senders of different sizes (rescfg(5), CONFIGURATION mixed-queue)
 };
 
 /// The look-ups that find a pool's queues, built once for a configuration,

@@ -1,5 +1,5 @@
 #pragma once
-/// What every export (SPEC §7) returns: the documents for the engine that
+/// What every export (rescfg(1), export) returns: the documents for the engine that
 /// enforces a configuration, and what it could not express exactly.
 
 #include <functional>

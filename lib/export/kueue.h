@@ -1,5 +1,5 @@
 #pragma once
-/// `rescfg export kueue` (SPEC §7.2): the Kueue objects that carry a
+/// `rescfg export kueue` (rescfg(5), KUBERNETES): the Kueue objects that carry a
 /// configuration to a Kubernetes cluster, and what Kueue cannot express.
 /// The mapping, object by object, is docs/kueue.md; the parts are
 ///   kueue_names     object names (DNS-1123, unique, stable)

@@ -1,5 +1,5 @@
 #pragma once
-/// The names of the Kueue objects of a configuration (SPEC §7.2): DNS-1123
+/// The names of the Kueue objects of a configuration (rescfg(5), KUBERNETES): DNS-1123
 /// label forms of rescfg names (k8s_names.h Dns1123Label), unique within
 /// their kind and stable, since they depend on the names only.
 ///

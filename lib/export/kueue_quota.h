@@ -10,7 +10,7 @@
 /// a split that honours
 /// every reservation at once, filled in link order where it has a choice.
 /// What no reservation takes is the pools' shared quota. Per pool, the
-/// shares add up to its size (SPEC §7.2).
+/// shares add up to its size (rescfg(5), KUBERNETES).
 ///
 /// A limit caps a policy's use of all pools together; Kueue caps each flavor
 /// apart. A limit no lower than the pools the policy reaches caps nothing;
@@ -38,7 +38,7 @@
 namespace rescfg {
 
 /// One job of a policy queue in a pool where rescfg places it when nothing
-/// else runs: Kueue must be able to admit it there too (SPEC §7.2 v3).
+/// else runs: Kueue must be able to admit it there too (rescfg(5), KUBERNETES v3).
 struct KueueQueueNeed {
   size_t queue = 0;    ///< its entry in the policy's profiles
   size_t reach = 0;    ///< the pool, as an index into KueuePolicyQuota::reach

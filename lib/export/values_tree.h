@@ -20,7 +20,7 @@ class ValueNode {
  public:
   static ValueNode Map(bool flow = false);
   static ValueNode String(std::string text);
-  static ValueNode Number(Quantity value);  ///< written as a plain number (SPEC §1 form)
+  static ValueNode Number(Quantity value);  ///< written as a plain number (rescfg-scheduling(7), AMOUNTS form)
   static ValueNode Bool(bool value);
   static ValueNode Int(int64_t value);
   /// A sequence; in block YAML each item on its own `- ` line, written inline.

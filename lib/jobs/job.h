@@ -1,5 +1,5 @@
 #pragma once
-/// One entry of a jobs file (SPEC §3), as written: nothing resolved against
+/// One entry of a jobs file (rescfg(5), JOBS FILE), as written: nothing resolved against
 /// a configuration yet. lib/jobs/resolve turns entries into scheduling input.
 
 #include <cstddef>
@@ -27,7 +27,7 @@ struct ParamValue {
   bool near_miss = false;
 };
 
-/// The ClearML worker that runs a task (SPEC §3.1), with its queues as names.
+/// The ClearML worker that runs a task (rescfg(5), JOBS FILE, ClearML task snapshots), with its queues as names.
 struct TaskWorker {
   TextRef id;                  ///< the worker's id, for messages
   TextRef queue;               ///< the queue it took the task from
@@ -38,7 +38,7 @@ struct TaskWorker {
   const TaskWorker* also = nullptr;
 };
 
-/// How a scalar field was written (the trace fields of SPEC §8 care: a
+/// How a scalar field was written (the trace fields of rescfg-scheduling(7), THE SIMULATION CLOCK care: a
 /// duration must be a number, not a string).
 enum class ScalarStyle : uint8_t {
   kAbsent,     ///< not given (or null)
@@ -59,31 +59,31 @@ struct JobEntry {
   TextRef id, policy, profile, queue;
   TextRef state;      ///< as written; absent means queued
   TextRef pool;
-  TextRef node;       ///< a running job's machine (SPEC §3 v3), as written
+  TextRef node;       ///< a running job's machine (rescfg(5), JOBS FILE v3), as written
   TextRef resources;  ///< scalar text of `resources`
   TextRef enqueued;   ///< scalar text of `enqueued` (ClearML tasks: of `status_changed`)
   std::vector<ParamValue> params;  ///< only the paths asked for, when present
-  // ClearML task snapshots (SPEC §3.1); unset for the other formats.
+  // ClearML task snapshots (rescfg(5), JOBS FILE, ClearML task snapshots); unset for the other formats.
   TextRef name;                      ///< the task's name, carried to the outputs
   const TaskWorker* worker = nullptr;  ///< a running task's worker, when a workers file names one
   uint32_t queue_rank = 0;  ///< 1-based position in its queue's `entries`; 0: not listed
   /// A queued task: the queue whose `entries` list it (the first, in the
   /// queues file's order), whatever its `execution.queue` says. A pool or
   /// link queue there means it was handed over; another queue that is no
-  /// policy queue, that it is in flight (SPEC §3.1).
+  /// policy queue, that it is in flight (rescfg(5), JOBS FILE, ClearML task snapshots).
   TextRef listed_in;
   /// What the sync journal says of the task (clearml::Handovers): the pool
   /// it was handed to and the policy queue it was read in.
   TextRef handed_pool, handed_policy_queue;
   /// `enqueued` is there but not a string: invalid for a queued job, ignored
-  /// on a running one (SPEC §3), so the readers leave the verdict to resolution.
+  /// on a running one (rescfg(5), JOBS FILE), so the readers leave the verdict to resolution.
   bool enqueued_mistyped = false;
   /// `node` is there but not a string: the job still holds, in its pool only
   /// (a machine is never freed for a typo), and its message says so.
   bool node_mistyped = false;
   bool clearml_task = false;    ///< read from a ClearML snapshot: its pool comes from its queue or worker
   bool queue_from_id = false;   ///< ClearML: `queue` is an ID no queues file lists, taken as a name
-  // Trace fields (SPEC §8); other commands ignore them, whatever they hold.
+  // Trace fields (rescfg-scheduling(7), THE SIMULATION CLOCK); other commands ignore them, whatever they hold.
   TextRef submitted;  ///< scalar text of `submitted`
   TextRef duration;   ///< scalar text of `duration`, a number's exactly as written
   ScalarStyle submitted_style = ScalarStyle::kAbsent;

@@ -26,8 +26,8 @@ JobDirectory::JobDirectory(const Config& config)
       }
     }
   }
-  // Pool and link queues (SPEC §2): each belongs to one pool; a ClearML
-  // task running from one is placed there (SPEC §3.1).
+  // Pool and link queues (rescfg(5), CONFIGURATION): each belongs to one pool; a ClearML
+  // task running from one is placed there (rescfg(5), JOBS FILE, ClearML task snapshots).
   for (uint32_t x = 0; x < config.pools.size(); ++x) pool_queues.emplace(config.pools[x].queue, x);
   for (uint32_t r = 0; r < config.profiles.size(); ++r) {
     for (const Link& link : config.profiles[r].links) {

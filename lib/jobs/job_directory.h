@@ -1,5 +1,5 @@
 #pragma once
-/// The configuration's names as look-ups for resolving jobs (SPEC §3):
+/// The configuration's names as look-ups for resolving jobs (rescfg(5), JOBS FILE):
 /// pools, profiles, policies, policy queues, pool and link queues, and
 /// which profiles each policy lists.
 

@@ -1,5 +1,5 @@
 #pragma once
-/// JSON Lines jobs files: one job object a line (SPEC §3, §5).
+/// JSON Lines jobs files: one job object a line (rescfg(5), JOBS FILE).
 
 #include <string_view>
 

@@ -20,7 +20,7 @@ JobsFormat JobsFormatForPath(const std::string& path);
 JobsFormat SniffJobsFormat(std::string_view text);
 
 /// Parses jobs text. `param_paths` lists the dynamic-parameter paths whose
-/// values each entry should carry (SPEC §3 lookup rules are applied here);
+/// values each entry should carry (rescfg(5), JOBS FILE lookup rules are applied here);
 /// `resolve_against` as for LoadJobsFile.
 LoadedJobs LoadJobsText(std::string_view text, JobsFormat format, const std::string& file,
                         const std::vector<std::string>& param_paths, const Config* resolve_against = nullptr);

@@ -1,5 +1,5 @@
 #pragma once
-/// A job's need (SPEC §3): what it asks of a pool, from its profile and,
+/// A job's need (rescfg(5), JOBS FILE): what it asks of a pool, from its profile and,
 /// for a dynamic profile, its parameter.
 
 #include <string>

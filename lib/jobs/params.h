@@ -1,5 +1,5 @@
 #pragma once
-/// Dynamic-parameter lookup in a job's `params` (SPEC §3).
+/// Dynamic-parameter lookup in a job's `params` (rescfg(5), JOBS FILE).
 ///
 /// The paths a configuration asks for are compiled once into a small trie of
 /// the keys that matter, so a loader walks only those keys of each job and

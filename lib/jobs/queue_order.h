@@ -1,6 +1,6 @@
 #pragma once
-/// Queue order (SPEC §3): jobs with `enqueued` first, by time; then the
-/// rest; ties by file position. ClearML tasks (§3.1): those their queue's
+/// Queue order (rescfg(5), JOBS FILE): jobs with `enqueued` first, by time; then the
+/// rest; ties by file position. ClearML tasks (rescfg(5)): those their queue's
 /// `entries` list first, in that order; then by `status_changed`.
 
 #include <cstdint>
@@ -19,8 +19,8 @@ struct OrderKey {
   uint32_t queued;  ///< the job's index among the queued jobs
 };
 
-/// `rank`: a ClearML task's 1-based place in its queue's `entries` (SPEC
-/// §3.1), which comes before any time; 0 when not listed.
+/// `rank`: a ClearML task's 1-based place in its queue's `entries` (rescfg(5),
+/// JOBS FILE), which comes before any time; 0 when not listed.
 OrderKey MakeOrderKey(const std::optional<Timestamp>& time, uint32_t rank, uint32_t queued);
 
 /// Sorts `keys` into queue order, stably (keys listed in file order keep

@@ -1,5 +1,5 @@
 #pragma once
-/// Finding the entries that repeat an earlier entry's id (SPEC §3:
+/// Finding the entries that repeat an earlier entry's id (rescfg(5), JOBS FILE:
 /// duplicate-id), in one pass over the entries.
 
 #include <vector>

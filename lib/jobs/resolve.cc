@@ -138,7 +138,7 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
 
     if (e.clearml_task && e.queue) part_.matches.Count(TaskMatchesQueue(dir_, e), e, &part_.text);
     // A ClearML task handed over to a pool, or in flight, runs as far as
-    // the pools are concerned (SPEC §3.1): it is never decided again.
+    // the pools are concerned (rescfg(5), JOBS FILE, ClearML task snapshots): it is never decided again.
     bool running = (e.state && *e.state == "running") || (invalid.empty() && TaskRunsAlready(dir_, e));
     if (invalid.empty() && e.state && *e.state != "running" && *e.state != "queued") {
       invalid = "state must be queued or running, not '" + std::string(e.state->substr(0, 40)) + "'";
@@ -210,7 +210,7 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
                                  : "no policy; counted in the pool only");
       if (!profile && e.profile) warn("profile '" + Str(e.profile) + "' no longer exists");
       if (profile && pool) {
-        // Its queue is that of its profile's link to the pool (SPEC §5).
+        // Its queue is that of its profile's link to the pool (rescfg(5), SCHEDULE OUTPUT).
         const auto& links = config_.profiles[*profile].links;
         auto link = std::find_if(links.begin(), links.end(), [&](const Link& l) { return l.pool == *out.pool; });
         if (link == links.end()) {
@@ -224,7 +224,7 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
       }
       Holding held{pool, policy, *holding};
       if (pool && config_.pools[*pool].nodes) {
-        // Its machine (SPEC §3, §4 v3); names become numbers once the whole
+        // Its machine (rescfg(5), JOBS FILE); names become numbers once the whole
         // file is read (AssignMachines). A bad node never frees a machine:
         // the job holds in the pool, on none.
         if (e.node_mistyped || (e.node && e.node->empty()) || !NotUtf8("node", e.node).empty()) {
@@ -343,7 +343,7 @@ void Join(ResolvedPart&& part, ResolvedPart* into) {
   into->text.Absorb(std::move(part.text));
 }
 
-/// Running jobs that name a node (SPEC §4 v3): per pool, distinct names in
+/// Running jobs that name a node (rescfg-scheduling(7), THE PASS v3): per pool, distinct names in
 /// input order of first appearance are machines 1, 2, ...; a name beyond
 /// the last machine holds in the pool only, with a message.
 void AssignMachines(const Config& config, ResolvedPart* part, std::vector<JobOutcome>& outcomes) {

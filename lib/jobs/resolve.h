@@ -1,5 +1,5 @@
 #pragma once
-/// Turns jobs-file entries into scheduling input (SPEC §3): needs, holdings,
+/// Turns jobs-file entries into scheduling input (rescfg(5), JOBS FILE): needs, holdings,
 /// queue order, and every rejection with its reason, first match.
 
 #include <memory>

@@ -22,7 +22,7 @@ std::string Names(const std::vector<std::string>& names) {
   return text + "'";
 }
 
-/// The pool one worker tells (SPEC §3.1): that of the queue it took the
+/// The pool one worker tells (rescfg(5), JOBS FILE, ClearML task snapshots): that of the queue it took the
 /// task from, else the one pool of the queues it serves; else none, and
 /// `*why` says so.
 std::optional<uint32_t> PoolOfWorker(const Config& config, const JobDirectory& dir, const TaskWorker& w,

@@ -1,6 +1,6 @@
 #pragma once
 /// Where a ClearML task that is not simply waiting in its policy queue
-/// holds (SPEC §3.1): a running task, placed by its queue, its worker or the
+/// holds (rescfg(5), JOBS FILE, ClearML task snapshots): a running task, placed by its queue, its worker or the
 /// sync journal; a queued task handed over to a pool (listed in a pool or
 /// link queue) or in flight (listed in a queue that is nobody's, like the
 /// k8s glue's). Its pool may be unknown, or its policy, never both.

@@ -1,5 +1,5 @@
 #pragma once
-/// What resolving jobs-file entries against a configuration gives (SPEC §3):
+/// What resolving jobs-file entries against a configuration gives (rescfg(5), JOBS FILE):
 /// one outcome per entry and the scheduling input of the queued ones. The
 /// resolver fills it and the schedule report is built from it, so neither
 /// needs the other's header.
@@ -28,7 +28,7 @@ inline const char* JobStatusName(JobStatus s) {
   return "pending";
 }
 
-/// One input entry's outcome. Fields follow the JSONL object of SPEC §5.
+/// One input entry's outcome. Fields follow the JSONL object of rescfg(5), SCHEDULE OUTPUT.
 /// Text views the report's arena (names and messages are stored once and
 /// shared) or static text: an outcome is valid while its report lives.
 struct JobOutcome {
@@ -38,7 +38,7 @@ struct JobOutcome {
   TextRef link;                       ///< assigned: the link's name ("" if unnamed)
   TextRef reason;                     ///< pending and rejected (static text)
   TextRef message;                    ///< pending, rejected, running with a warning
-  TextRef name;                       ///< a ClearML task's name, carried to the outputs (SPEC §3.1)
+  TextRef name;                       ///< a ClearML task's name, carried to the outputs (rescfg(5), JOBS FILE, ClearML task snapshots)
   TextRef node;                       ///< running in a pool with nodes: the machine it names, if any
   std::optional<Quantity> resources;  ///< need (assigned, pending) or holding (running)
   std::string_view need_source;       ///< "allotment" | "parameter" | "fallback" | "holding" (static text)
@@ -49,7 +49,7 @@ struct JobOutcome {
 
 /// How the tasks of a ClearML snapshot met the configuration's queues: when
 /// not one task names a queue of the configuration, the input is unusable
-/// (SPEC §3.1, "nothing matched"), not an empty decision.
+/// (rescfg(5), JOBS FILE, ClearML task snapshots, "nothing matched"), not an empty decision.
 struct QueueMatches {
   static constexpr size_t kSeen = 5;
   size_t tasks = 0;    ///< tasks with a queue
@@ -91,7 +91,7 @@ struct ConfigNames {
   std::vector<std::string_view> pools, queues;  ///< per pool: its name and its queue
   std::vector<std::string_view> policies, profiles;
   std::vector<std::vector<std::string_view>> links;  ///< per profile, per link: its name ("" if unnamed)
-  std::vector<std::vector<std::string_view>> link_queues;  ///< per profile, per link: its queue (SPEC §2)
+  std::vector<std::vector<std::string_view>> link_queues;  ///< per profile, per link: its queue (rescfg(5), CONFIGURATION)
 };
 
 struct ResolvedJobs {

@@ -1,5 +1,5 @@
 #pragma once
-/// RFC 3339 timestamps for a job's `enqueued` time (SPEC §3).
+/// RFC 3339 timestamps for a job's `enqueued` time (rescfg(5), JOBS FILE).
 
 #include <compare>
 #include <cstdint>

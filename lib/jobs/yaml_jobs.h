@@ -1,5 +1,5 @@
 #pragma once
-/// YAML jobs files (`kind: JobList`, SPEC §3), read as a stream of parser
+/// YAML jobs files (`kind: JobList`, rescfg(5), JOBS FILE), read as a stream of parser
 /// events: only one job is built at a time, never a tree of the whole file.
 
 #include <string_view>

@@ -21,7 +21,7 @@ enum class RecordStyle { kJson, kYaml };
 /// U+2029, U+FEFF, U+FFFE and U+FFFF are escaped as \uXXXX.
 void AppendJsonString(std::string* out, std::string_view s);
 
-/// Appends a quantity per SPEC §1: a plain number, or a quoted fraction.
+/// Appends a quantity per rescfg-scheduling(7), AMOUNTS: a plain number, or a quoted fraction.
 void AppendQuantity(std::string* out, Quantity q);
 /// What AppendQuantity appends; valid until the next call on this thread.
 const std::string& QuantityJson(Quantity q);

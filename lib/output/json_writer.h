@@ -29,7 +29,7 @@ class JsonWriter {
   JsonWriter& Null();
   JsonWriter& Bool(bool value);
   JsonWriter& Int(int64_t value);
-  /// A number when the amount has a finite decimal form, else "n/d" (SPEC §1).
+  /// A number when the amount has a finite decimal form, else "n/d" (rescfg-scheduling(7), AMOUNTS).
   JsonWriter& Amount(Quantity value);
   /// A number already written out ("12", "-0.5"), appended as it is.
   JsonWriter& Number(std::string_view digits);

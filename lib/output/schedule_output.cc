@@ -47,7 +47,7 @@ void PolicyRecord(FlatRecord& rec, const PolicySummary& p) {
       .Add("running", p.running).Bool("overLimit", p.over_limit).Bool("paused", p.paused);
 }
 
-/// A ClearML task's name, after the fields SPEC §5 lists; nothing for other jobs.
+/// A ClearML task's name, after the fields rescfg(5), SCHEDULE OUTPUT lists; nothing for other jobs.
 void NameField(FlatRecord& rec, const JobOutcome& j) {
   if (j.name) rec.Add("name", j.name);
 }
@@ -73,7 +73,7 @@ void RunningRecord(FlatRecord& rec, const JobOutcome& j) {
   NodeField(rec, j);
 }
 
-/// Whether a jsonl record carries `needSource` (SPEC §5: assigned and pending jobs).
+/// Whether a jsonl record carries `needSource` (rescfg(5), SCHEDULE OUTPUT: assigned and pending jobs).
 bool HasNeedSource(const JobOutcome& j) { return j.status == JobStatus::kAssigned || j.status == JobStatus::kPending; }
 
 void PendingRecord(FlatRecord& rec, const JobOutcome& j) {
@@ -89,14 +89,14 @@ void RejectedRecord(FlatRecord& rec, const JobOutcome& j) {
   NameField(rec, j);
 }
 
-/// The JSONL object of SPEC §5, one per input entry.
+/// The JSONL object of rescfg(5), SCHEDULE OUTPUT, one per input entry.
 void JobLine(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id);
   if (!j.id) rec.Add("entry", uint64_t(j.entry));
   rec.Add("status", JobStatusName(j.status)).Add("policy", j.policy).Add("profile", j.profile)
       .Add("pool", j.pool).Add("queue", j.queue).Add("resources", j.resources).Add("reason", j.reason)
       .Add("message", j.message);
-  // v2 fields, after those of SPEC §5.
+  // v2 fields, after those of rescfg(5), SCHEDULE OUTPUT.
   if (HasNeedSource(j)) rec.Add("needSource", j.need_source);
   if (j.resources) {
     rec.Raw("resourcesNumber", j.resources->ToDecimal());

@@ -1,5 +1,5 @@
 #pragma once
-/// Rendering a ScheduleReport (SPEC §5): yaml, json, jsonl, table.
+/// Rendering a ScheduleReport (rescfg(5), SCHEDULE OUTPUT): yaml, json, jsonl, table.
 
 #include <functional>
 #include <string>

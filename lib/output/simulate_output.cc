@@ -26,7 +26,7 @@ void Seconds(FlatRecord& rec, std::string_view key, const std::optional<Micros>&
   }
 }
 
-/// The keys of SPEC §8, in its order (`entry` only for an entry without a usable id).
+/// The keys of rescfg-scheduling(7), THE SIMULATION CLOCK, in its order (`entry` only for an entry without a usable id).
 void EntryRecord(FlatRecord& rec, const SimEntry& e) {
   const JobOutcome& j = e.outcome;
   rec.Add("job", j.id);

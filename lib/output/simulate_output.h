@@ -1,5 +1,5 @@
 #pragma once
-/// Rendering a SimulationReport (SPEC §8): yaml, json, jsonl, table.
+/// Rendering a SimulationReport (rescfg-scheduling(7), THE SIMULATION CLOCK): yaml, json, jsonl, table.
 
 #include <functional>
 #include <string>

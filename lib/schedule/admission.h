@@ -1,5 +1,5 @@
 #pragma once
-/// Rules 1–3 of SPEC §4: may a job of policy p with need s go to pool X now?
+/// Rules 1–3 of rescfg-scheduling(7), THE PASS: may a job of policy p with need s go to pool X now?
 
 #include <cstdint>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-/// Maximum flow on the reservation network of SPEC §4: a source feeding
+/// Maximum flow on the reservation network of rescfg-scheduling(7), THE PASS: a source feeding
 /// left nodes (groups of policies, capped at their need), edges from left
 /// to right nodes (the pools a group reaches; uncapped unless only some of
 /// the group's policies may use the pool) and right nodes draining into a

@@ -30,10 +30,10 @@ struct ScheduleContext {
   uint32_t ExecRank(uint32_t pool, uint32_t profile) const { return exec_rank_[pool * profile_count + profile]; }
   uint32_t PolicyRank(uint32_t profile, uint32_t policy) const { return policy_rank_[profile * policy_count + policy]; }
   bool HasLimit(uint32_t policy) const { return limit[policy] != Unlimited(); }
-  /// SPEC §4: a job of a paused policy, or whose profile links only paused
+  /// rescfg-scheduling(7), THE PASS: a job of a paused policy, or whose profile links only paused
   /// pools, is never placed (its reason is `paused`).
   bool Paused(uint32_t policy, uint32_t profile) const { return policy_paused[policy] || all_links_paused[profile]; }
-  /// Schedulable (SPEC §4): not paused, and no bigger than every linked pool
+  /// Schedulable (rescfg-scheduling(7), THE PASS): not paused, and no bigger than every linked pool
   /// or the policy's limit.
   bool Schedulable(uint32_t policy, uint32_t profile, Quantity need) const {
     return !Paused(policy, profile) && FitsSomeLinkedPool(profile, need) && need <= limit[policy];

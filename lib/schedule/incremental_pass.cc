@@ -1,4 +1,4 @@
-/// The scheduling pass of SPEC §4.
+/// The scheduling pass of rescfg-scheduling(7), THE PASS.
 ///
 /// Each queue offers a few candidate slots (its head, or the first job of
 /// each distinct need). Selection is lazy and best-first: a slot is either
@@ -55,7 +55,7 @@
 namespace rescfg {
 namespace {
 
-/// The selection key of SPEC §4, with the slot as a final unique tie-break.
+/// The selection key of rescfg-scheduling(7), THE PASS, with the slot as a final unique tie-break.
 struct SlotKey {
   uint32_t exec_rank, policy_rank, queue_order, position, slot;
   auto operator<=>(const SlotKey&) const = default;

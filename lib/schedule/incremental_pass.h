@@ -1,7 +1,7 @@
 #pragma once
-/// The scheduling pass of SPEC §4, kept alive from one event to the next.
+/// The scheduling pass of rescfg-scheduling(7), THE PASS, kept alive from one event to the next.
 ///
-/// `rescfg schedule` runs it once. A simulation (SPEC §8) runs it at every
+/// `rescfg schedule` runs it once. A simulation (rescfg-scheduling(7), THE SIMULATION CLOCK) runs it at every
 /// event, after finished jobs released what they held and new jobs joined
 /// their queues; the pass keeps its queues, candidate slots, reservation
 /// book and answers, and looks again only at what those changes can have
@@ -53,7 +53,7 @@ class IncrementalPass {
   /// Places jobs until no undecided job has a target; appends the
   /// placements in placement order.
   void Run(std::vector<Placement>* placements);
-  /// Pending reasons judged on the current state (SPEC §4), with pool and
+  /// Pending reasons judged on the current state (rescfg-scheduling(7), THE PASS), with pool and
   /// policy usage. Only after Run.
   void Explain(SchedulingResult* result);
 

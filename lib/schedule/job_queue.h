@@ -5,7 +5,7 @@
 /// suffix. A BestEffortFIFO queue places the earliest job of some need, so it
 /// keeps one sub-queue per distinct need, each consumed from its front.
 /// Either way a queue offers a few *candidate slots*, and the protected jobs
-/// of SPEC §4 are summarised without walking the whole queue.
+/// of rescfg-scheduling(7), THE PASS are summarised without walking the whole queue.
 ///
 /// A queue grows at its back (Append): a simulation's arrivals come later
 /// in queue order than every job already queued. A new need in a

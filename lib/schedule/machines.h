@@ -1,5 +1,5 @@
 #pragma once
-/// The machines of one pool with `nodes` (SPEC §4 v3): a free amount per
+/// The machines of one pool with `nodes` (rescfg-scheduling(7), THE PASS v3): a free amount per
 /// machine, and where a need goes.
 ///
 /// A need s fits when s <= g and some machine has s free (it goes to the

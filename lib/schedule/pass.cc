@@ -1,4 +1,4 @@
-/// The scheduling pass of SPEC §4, run once: the incremental pass
+/// The scheduling pass of rescfg-scheduling(7), THE PASS, run once: the incremental pass
 /// (incremental_pass.h) with every job queued from the start and one event.
 
 #include "schedule/incremental_pass.h"

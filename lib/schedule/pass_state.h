@@ -19,10 +19,10 @@ struct PassState {
 
   /// The state before any placement: what running jobs hold. Running jobs
   /// that name a machine hold there first; then the others, in input order,
-  /// go where a queued job of their need would (SPEC §4 v3).
+  /// go where a queued job of their need would (rescfg-scheduling(7), THE PASS v3).
   static PassState Initial(const ScheduleContext& ctx, const std::vector<Holding>& holdings);
 
-  /// free(X) of SPEC §4: size minus holdings, never below 0; 0 in a paused pool.
+  /// free(X) of rescfg-scheduling(7), THE PASS: size minus holdings, never below 0; 0 in a paused pool.
   Quantity Free(const ScheduleContext& ctx, uint32_t pool) const {
     if (ctx.pool_paused[pool]) return Quantity();
     return Quantity::SaturatingSub(ctx.pool_size[pool], held[pool]);
@@ -44,7 +44,7 @@ struct PassState {
   bool Shaped(uint32_t pool, Quantity need) const {
     return !machines[pool].has_nodes() || machines[pool].Shaped(need);
   }
-  /// "s fits X" of SPEC §4 v3, with rule 1's s <= free(X).
+  /// "s fits X" of rescfg-scheduling(7), THE PASS v3, with rule 1's s <= free(X).
   bool Fits(const ScheduleContext& ctx, uint32_t pool, Quantity need) const {
     return need <= FitLimit(ctx, pool) && Shaped(pool, need);
   }

@@ -90,7 +90,7 @@ class Explainer {
                       Amount(ctx_.reserved[j.policy]) + " and leave reserved resources of " +
                       (others.empty() ? std::string("other policies") : others) + " uncoverable")};
     }
-    // Enough free GPUs in total somewhere, but on no machine (SPEC §4 v3).
+    // Enough free GPUs in total somewhere, but on no machine (rescfg-scheduling(7), THE PASS v3).
     std::string spread;
     for (uint32_t pool : ctx_.links[j.profile]) {
       const Quantity free = state_.Free(ctx_, pool);

@@ -1,5 +1,5 @@
 #pragma once
-/// Why each job still queued waits (SPEC §4, "pending"): one reason judged on
+/// Why each job still queued waits (rescfg-scheduling(7), THE PASS, "pending"): one reason judged on
 /// the final state, first match, and a message naming pools, policies and
 /// amounts. The ninja "explanations" of the scheduler.
 

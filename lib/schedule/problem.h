@@ -1,5 +1,5 @@
 #pragma once
-/// The input and output of the scheduling pass (SPEC §4), in indexes: no
+/// The input and output of the scheduling pass (rescfg-scheduling(7), THE PASS), in indexes: no
 /// names, no files, no I/O. lib/jobs/resolve builds it from a jobs file.
 
 #include <cstdint>
@@ -18,7 +18,7 @@ struct QueuedJob {
   uint32_t policy = 0;   ///< index into Config::policies
   uint32_t profile = 0;  ///< index into Config::profiles
   Quantity need;
-  /// Rank in queue order (SPEC §3: enqueued jobs first by time, then the
+  /// Rank in queue order (rescfg(5), JOBS FILE: enqueued jobs first by time, then the
   /// rest, ties by file position); unique across all queued jobs.
   uint32_t queue_order = 0;
   uint32_t position = 0;  ///< file position, for the last tie-break
@@ -33,7 +33,7 @@ struct Holding {
   std::optional<uint32_t> pool = 0;
   std::optional<uint32_t> policy;
   Quantity amount;
-  /// In a pool with nodes (SPEC §4 v3): the machine its `node` names
+  /// In a pool with nodes (rescfg-scheduling(7), THE PASS v3): the machine its `node` names
   /// (0-based), kBestFit when it names none (it goes where a queued job of
   /// its need would), or kPoolOnly (it holds in the pool, on no machine).
   uint32_t machine = kBestFit;

@@ -105,7 +105,7 @@ void DescribeMachines(const std::vector<Quantity>& machine_free, PoolSummary* po
 }
 
 /// "#3", or "#3,#4" for a job of whole machines: the machine numbers the
-/// accounting chose (SPEC §5 v3).
+/// accounting chose (rescfg(5), SCHEDULE OUTPUT v3).
 std::string MachineNumbers(uint32_t first, const std::vector<uint32_t>* all) {
   if (!all) return "#" + std::to_string(first + 1);
   std::string out;

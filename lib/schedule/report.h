@@ -1,5 +1,5 @@
 #pragma once
-/// The result of `rescfg schedule` (SPEC §5) for every input entry: what the
+/// The result of `rescfg schedule` (rescfg(5), SCHEDULE OUTPUT) for every input entry: what the
 /// output formats, `status` and `diff --jobs` all read.
 
 #include <cstdint>
@@ -19,9 +19,9 @@ namespace rescfg {
 
 struct PoolSummary {
   std::string name, queue;
-  Quantity size, in_use, free;  ///< free = max(0, size - in_use); 0 when paused (SPEC §4)
+  Quantity size, in_use, free;  ///< free = max(0, size - in_use); 0 when paused (rescfg-scheduling(7), THE PASS)
   bool paused = false;
-  std::optional<PoolNodes> nodes;       ///< a pool made of machines (SPEC §2 v3)
+  std::optional<PoolNodes> nodes;       ///< a pool made of machines (rescfg(5), CONFIGURATION v3)
   std::vector<Quantity> machine_free;   ///< with nodes: per machine, on the final state
   Quantity largest_free;                ///< with nodes: the most free on one machine (0 when paused)
   GpuFractions gpu_fractions;  ///< so that tables count MIG slices

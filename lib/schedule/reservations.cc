@@ -39,7 +39,7 @@ bool ReservationBook::Refresh(uint32_t q) {
       if (!summary.smallest) continue;
       total += summary.total_capped;
       for (uint32_t pool : ctx_.links[queue.profile()]) {
-        // Only needs the pool's machines can ever take count (SPEC §4 v3).
+        // Only needs the pool's machines can ever take count (rescfg-scheduling(7), THE PASS v3).
         std::optional<Quantity> smallest = summary.smallest;
         if (!state_.Shaped(pool, *smallest)) {
           smallest = queue.SmallestProtected(room, queued_, [&](Quantity s) { return state_.Shaped(pool, s); });

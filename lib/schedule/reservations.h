@@ -1,5 +1,5 @@
 #pragma once
-/// Outstanding reservations and the reservation capacity of SPEC §4.
+/// Outstanding reservations and the reservation capacity of rescfg-scheduling(7), THE PASS.
 ///
 /// For each policy q the book keeps need(q) (room capped by its protected
 /// jobs) and, per pool, the smallest need among q's protected jobs whose

@@ -1,5 +1,5 @@
 #pragma once
-/// Exact arithmetic for the statistics of a simulation (SPEC §8): sums of
+/// Exact arithmetic for the statistics of a simulation (rescfg-scheduling(7), THE SIMULATION CLOCK): sums of
 /// amount × time products, and quotients rounded half-even at the sixth
 /// decimal. Integers only; 256 bits so that no input can overflow (an
 /// amount is below 2^63 ticks, a time span below 2^63 microseconds).

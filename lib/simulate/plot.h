@@ -1,5 +1,5 @@
 #pragma once
-/// `rescfg simulate --plot FILE.svg` (SPEC §8): each pool's usage over time,
+/// `rescfg simulate --plot FILE.svg` (rescfg-scheduling(7), THE SIMULATION CLOCK): each pool's usage over time,
 /// stacked by policy, and each policy's distribution of waits, as one SVG
 /// document written here without a plotting library (see the README).
 ///

@@ -1,5 +1,5 @@
 #pragma once
-/// The result of `rescfg simulate` (SPEC §8) for every trace entry, with
+/// The result of `rescfg simulate` (rescfg-scheduling(7), THE SIMULATION CLOCK) for every trace entry, with
 /// per-policy and per-pool statistics: what the output formats, the plot
 /// and `diff --trace` read. Pure: no I/O.
 
@@ -23,7 +23,7 @@ enum class SimStatus : uint8_t { kFinished, kRunning, kPending, kRejected };
 const char* SimStatusName(SimStatus s);
 
 /// One entry's story. `outcome` holds its names, pool, queue, resources,
-/// reason (a §4 reason, `not-submitted`, or a §3 rejection) and message.
+/// reason (a pending reason, `not-submitted`, or a rejection reason) and message.
 struct SimEntry {
   JobOutcome outcome;
   SimStatus status = SimStatus::kPending;

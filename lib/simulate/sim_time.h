@@ -1,5 +1,5 @@
 #pragma once
-/// Times of a simulation (SPEC §8): whole microseconds, integers only.
+/// Times of a simulation (rescfg-scheduling(7), THE SIMULATION CLOCK): whole microseconds, integers only.
 /// An instant is microseconds since 1970-01-01T00:00:00Z; a duration is
 /// microseconds. Nothing here goes through floating point.
 

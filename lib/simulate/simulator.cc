@@ -66,7 +66,7 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
   }
 
   std::priority_queue<Finish> finishes;
-  // Without queued jobs the trace starts and ends at the start (SPEC §8):
+  // Without queued jobs the trace starts and ends at the start (rescfg-scheduling(7), THE SIMULATION CLOCK):
   // nothing that runs finishes.
   if (n > 0) {
     for (uint32_t i = 0; i < in.holdings.size(); ++i) {

@@ -1,5 +1,5 @@
 #pragma once
-/// The event loop of SPEC §8 around the pass of §4, in indexes: no names,
+/// The event loop of rescfg-scheduling(7), THE SIMULATION CLOCK around the pass, in indexes: no names,
 /// no files, no I/O.
 ///
 /// At each event time t, in this order: jobs whose finish time is at most t

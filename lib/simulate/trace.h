@@ -1,9 +1,9 @@
 #pragma once
-/// A trace (SPEC §8): a jobs file whose queued entries also carry
+/// A trace (rescfg-scheduling(7), THE SIMULATION CLOCK): a jobs file whose queued entries also carry
 /// `submitted` (when the job joins its queue; its queue order, `enqueued`
 /// is ignored) and `duration` (seconds it runs once started), and whose
 /// running entries may carry `duration` (what remains). Resolved like any
-/// jobs file (§3), plus those fields: an entry without a valid one is
+/// jobs file (rescfg(5), JOBS FILE), plus those fields: an entry without a valid one is
 /// rejected `invalid-job`.
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-/// Plans (SPEC §6 `rescfg plan`): what a provision would do, saved, so
+/// Plans (rescfg(1), COMMANDS `rescfg plan`): what a provision would do, saved, so
 /// that exactly the reviewed change is applied, and only onto the revision
 /// it was made against.
 ///

@@ -1,5 +1,5 @@
 #pragma once
-/// The secret that signs plans (SPEC §6 "an edited plan is unusable"): 32
+/// The secret that signs plans (rescfg(1), COMMANDS "an edited plan is unusable"): 32
 /// random bytes, written as hex to DIR/plan-key with mode 0600 by the first
 /// `rescfg plan` against the state directory. A plan carries the
 /// HMAC-SHA256 of its text under that key, so an edited plan, or one made

@@ -1,5 +1,5 @@
 #pragma once
-/// Opening the files of a state directory safely (SPEC §6: "no file in it
+/// Opening the files of a state directory safely (rescfg(1), COMMANDS: "no file in it
 /// can make a command hang"): never blocking, never following a symbolic
 /// link, and refusing anything that is not a regular file (a FIFO, a
 /// device, a directory, a socket).

@@ -1,5 +1,5 @@
 #pragma once
-/// The state directory of SPEC §6: the provisioned configuration, every
+/// The state directory of rescfg(1), COMMANDS: the provisioned configuration, every
 /// revision and an append-only history, safe against crashes and
 /// concurrent writers.
 ///

@@ -1,4 +1,4 @@
-/// Pools made of machines and elastic pools (SPEC §2 v3): sizes that
+/// Pools made of machines and elastic pools (rescfg(5), CONFIGURATION v3): sizes that
 /// contradict each other, and fixed allotments no linked machine can hold.
 
 #include "validate/checks.h"

@@ -1,4 +1,4 @@
-/// The queues agents serve (SPEC §2): a pool's queue and its links' queues
+/// The queues agents serve (rescfg(5), CONFIGURATION): a pool's queue and its links' queues
 /// belong to that pool alone and are never a policy queue, or agents of two
 /// pools would pull the same tasks, or a pool's agents would take users'
 /// tasks before rescfg decides. And a queue whose tasks need different

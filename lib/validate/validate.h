@@ -1,5 +1,5 @@
 #pragma once
-/// Semantic checks of a loaded configuration (SPEC §2 "Validation").
+/// Semantic checks of a loaded configuration (rescfg(5), CONFIGURATION "Validation").
 ///
 /// Codes (all errors unless marked): duplicate-name, duplicate-link,
 /// duplicate-policy-profile, duplicate-queue, shared-queue,

@@ -5,7 +5,7 @@
 # requests it receives. The worked example is provisioned; its eight tasks
 # wait in their policy queues. One round must make the snapshot calls with
 # the credentials and then hand exactly rescfg's four assignments over, in
-# placement order, with the bodies of SPEC §5.
+# placement order, with the bodies of rescfg(5), SCHEDULE OUTPUT.
 set -u
 source "$(dirname "$0")/harness.sh" "$@"
 command -v curl >/dev/null || { echo "clearml_loop_test: curl is required (scripts/install-deps.sh)"; exit 1; }

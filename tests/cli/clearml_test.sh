@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ClearML task snapshots on the command line (SPEC §3.1, §5): --jobs-format
+# ClearML task snapshots on the command line (rescfg(5), JOBS FILE, ClearML task snapshots): --jobs-format
 # clearml with --clearml-queues and --clearml-workers on schedule, status and
 # diff --jobs; --format clearml; exit codes and -o on bad input.
 set -u

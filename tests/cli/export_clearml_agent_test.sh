@@ -45,7 +45,7 @@ for config in "$EXAMPLE" "$SRC"/testdata/valid/*.yaml "$SRC"/testdata/export/*.y
 done
 
 # The worked example is faithful: exit 0, nothing on stderr, and exactly
-# the values of SPEC §7.1 for its H100 pool.
+# the values of rescfg(1), export clearml-agent for its H100 pool.
 expect 0 "$RESCFG" export clearml-agent -c "$EXAMPLE"
 [ -s err.txt ] && fail "a faithful export wrote to stderr: $(cat err.txt)"
 [ "$(grep -c '^# pool: ' out.txt)" = 2 ] || fail "expected two pool documents"

@@ -2,7 +2,7 @@
 # Every object `rescfg export kueue` writes validates against Kueue's CRD
 # schema of its kind and version (testdata/kueue-crds, JSON Schema Draft 7
 # with python3-jsonschema), keeps the CRDs' CEL rules and Kueue's webhook
-# rules, and keeps SPEC §7.2 against its configuration: on the worked
+# rules, and keeps rescfg(5), KUBERNETES against its configuration: on the worked
 # example, a configuration of 1000 policies (counted in GPUs and in ticks)
 # and every configuration under testdata/ that validates. The checker itself
 # is shown to catch broken objects.

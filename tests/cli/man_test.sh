@@ -78,7 +78,7 @@ for cmd in $commands; do
   done
 done
 
-# Reason codes of SPEC §3-§5, in both pages.
+# Reason codes of rescfg(5), JOBS FILE-§5, in both pages.
 for code in disabled paused unschedulable fifo-blocked limit reservation capacity \
             invalid-job duplicate-id unknown-queue unknown-policy unknown-profile \
             profile-not-allowed unknown-pool; do

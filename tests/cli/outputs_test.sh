@@ -41,13 +41,13 @@ J
 
 expect 1 "$RESCFG" -q schedule -c config.yaml -j jobs.jsonl -f jsonl
 cp out.txt lines.jsonl
-# needSource on assigned and pending jobs only (SPEC §5), after the listed fields.
+# needSource on assigned and pending jobs only (rescfg(5), SCHEDULE OUTPUT), after the listed fields.
 [ "$(jq -r 'select(.job == "s1") | .needSource' lines.jsonl)" = allotment ] || fail "assigned needSource"
 [ "$(jq -r 'select(.job == "d1") | [.status, .needSource] | join(" ")' lines.jsonl)" = "pending fallback" ] || fail "pending needSource"
 [ "$(jq -r 'select(.job == "r1") | has("needSource")' lines.jsonl)" = false ] || fail "running has no needSource"
 [ "$(jq -r 'select(.job == "bad") | has("needSource")' lines.jsonl)" = false ] || fail "rejected has no needSource"
 grep '"job": "s1"' lines.jsonl | grep -q '"reason": null, "message": null, "needSource": "allotment", "resourcesNumber": ' \
-  || fail "v2 fields come after the SPEC's: $(grep '"job": "s1"' lines.jsonl)"
+  || fail "later fields come after the documented ones: $(grep '"job": "s1"' lines.jsonl)"
 # A number jq can sum, with the exact form beside it: seven sevenths are one.
 [ "$(jq -r 'select(.job == "s1") | [.resources, .resourcesNumber] | @json' lines.jsonl)" = '["1/7",0.142857143]' ] \
   || fail "resourcesNumber of 1/7: $(jq -c 'select(.job == "s1")' lines.jsonl)"

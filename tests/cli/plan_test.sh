@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rescfg plan and provision --plan (SPEC §6): the plan applies exactly what
+# rescfg plan and provision --plan (rescfg(1), COMMANDS): the plan applies exactly what
 # was reviewed, onto the revision it was made against only; damaged and
 # foreign plans are unusable. And reset: the source text as provisioned,
 # or with --canonical its canonical form; states of earlier versions.
@@ -37,7 +37,7 @@ contains out.txt "Provisioned revision 1 (9 changes)"
 cmp -s st/revisions/000001.source.yaml a.yaml || fail "the applied source differs"
 cmp -s st/revisions/000001.yaml a.canonical || fail "the applied canonical form differs"
 [ "$("$RESCFG" history --state st --format json | jq -r '.revisions[0].message')" = first ] || fail "plan message"
-# Applied twice: the state is no longer at the plan's base (SPEC §6), and
+# Applied twice: the state is no longer at the plan's base (rescfg(1), COMMANDS), and
 # the message says it is this plan that moved it.
 expect 1 "$RESCFG" provision --plan a.plan --state st
 contains err.txt "not provisioned: the plan is already applied"

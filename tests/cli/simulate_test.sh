@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rescfg simulate (SPEC §8) end to end: the worked example over time (YAML
+# rescfg simulate (rescfg-scheduling(7), THE SIMULATION CLOCK) end to end: the worked example over time (YAML
 # and JSON Lines traces give the same bytes), the exact keys of --format
 # jsonl, --start and --until, bad traces rejected per entry with their
 # line, unusable input exiting 2 with nothing written to -o, the progress
@@ -15,7 +15,7 @@ cp out.txt yaml-trace.jsonl
 expect 0 "$RESCFG" simulate --config "$EXAMPLE" --trace "$DATA/worked-example-trace.jsonl" --format jsonl
 cmp -s out.txt yaml-trace.jsonl || fail "the JSON Lines trace simulates differently from the YAML one"
 [ "$(jq -c 'keys_unsorted' out.txt | sort -u)" = '["job","status","policy","profile","pool","queue","resources","submitted","started","finished","wait","reason"]' ] ||
-  fail "jsonl keys are not exactly those of SPEC §8: $(jq -c 'keys_unsorted' out.txt | sort -u)"
+  fail "jsonl keys are not exactly those of rescfg-scheduling(7), THE SIMULATION CLOCK: $(jq -c 'keys_unsorted' out.txt | sort -u)"
 [ "$(jq -r 'select(.job == "dev-2") | "\(.pool) \(.started) \(.wait)"' out.txt)" = "H100 Half a Superpod 2026-11-29T10:01:00.000000Z 60" ] ||
   fail "dev-2 should wait the minute until warm-1 finishes"
 [ "$(jq -r 'select(.job == "research-4") | "\(.finished) \(.wait)"' out.txt)" = "2026-11-29T11:00:00.250000Z 1799.5" ] ||

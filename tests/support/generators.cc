@@ -121,7 +121,7 @@ rc::Gen<Scenario> GenScenario() {
       Quantity largest;
       for (int i = 0; i < count; ++i) {
         profile.links.push_back(LinkTo(c.pools[order[i]].name, "link-" + std::to_string(i)));
-        // Some links have a queue of their own (SPEC §2); it belongs to that pool.
+        // Some links have a queue of their own (rescfg(5), CONFIGURATION); it belongs to that pool.
         if (*rc::gen::inRange(0, 3) == 0) profile.links.back().queue = c.pools[order[i]].name + "/" + profile.name;
         largest = std::max(largest, c.pools[order[i]].resources);
       }

@@ -1,5 +1,5 @@
 #pragma once
-/// A deliberately simple scheduler written straight from SPEC §4, for tests
+/// A deliberately simple scheduler written straight from rescfg-scheduling(7), THE PASS, for tests
 /// only: every step recomputes everything from scratch, with its own max
 /// flow, no caches, no grouping. The real pass must agree with it exactly.
 
@@ -36,9 +36,9 @@ class Semantics {
   /// Whether rule 3 alone refuses `job` in `pool` (rules 1 and 2 hold).
   bool ReservationRefuses(const State& s, uint32_t job, uint32_t pool) const;
   Quantity Free(const State& s, uint32_t pool) const;
-  /// SPEC §4 v3 "fits", with rule 1's need <= free(X).
+  /// rescfg-scheduling(7), THE PASS v3 "fits", with rule 1's need <= free(X).
   bool Fits(const State& s, uint32_t pool, Quantity need) const;
-  /// The machines a need that fits takes, literally as SPEC §4 v3 says:
+  /// The machines a need that fits takes, literally as rescfg-scheduling(7), THE PASS v3 says:
   /// empty in a pool without nodes.
   /// `ignore_free`: a running job without a node takes a machine even when
   /// the pool as a whole is over-full.

@@ -58,7 +58,7 @@ Simulation Simulate(const SimulationInput& in) {
   if (!t) {
     return sim;
   }
-  // Machines (SPEC §4 v3, §8): running jobs keep the machines they were put
+  // Machines (rescfg-scheduling(7), THE PASS v3): running jobs keep the machines they were put
   // on at the start; a job of whole machines is one holding per machine.
   auto split = [&](const Running& r, const std::vector<uint32_t>& machines, std::vector<Running>* out) {
     if (!r.holding.pool || !in.config->pools[*r.holding.pool].nodes) {

@@ -1,5 +1,5 @@
 #pragma once
-/// A deliberately simple simulator written straight from SPEC §8, for tests
+/// A deliberately simple simulator written straight from rescfg-scheduling(7), THE SIMULATION CLOCK, for tests
 /// only: at every event it builds the state from scratch (what runs, what
 /// has joined and not started) and runs the reference scheduler on it. The
 /// real simulator, which carries its pass from event to event, must agree

@@ -39,7 +39,7 @@ struct Shape {
   std::vector<const char*> reserved{"1/2", "1", "2", "3"};
   std::vector<const char*> limits{"1", "2", "3", "4", "7/2"};
   std::vector<const char*> held{"1/2", "1", "2", "3"};
-  /// Pools made of machines (SPEC §4 v3): chance (of 4) that a pool has
+  /// Pools made of machines (rescfg-scheduling(7), THE PASS v3): chance (of 4) that a pool has
   /// nodes, of 1 to `machines_max` machines of one of `machine_gpus` GPUs
   /// (its size is then theirs); running jobs in it name a machine (or one
   /// more than it has), or none.

@@ -1,5 +1,5 @@
 #pragma once
-/// rapidcheck generators of traces (SPEC §8) for the simulation properties:
+/// rapidcheck generators of traces (rescfg-scheduling(7), THE SIMULATION CLOCK) for the simulation properties:
 /// the scheduling scenarios of generators.h with submitted times and
 /// durations drawn from a few whole seconds (so arrivals and finishes tie
 /// at the same microsecond), remaining durations for running jobs, and
@@ -38,7 +38,7 @@ rc::Gen<TraceCase> GenTrace();
 /// others wait for `reservation`, and as jobs finish the reserving teams'
 /// usage falls and the protection moves.
 rc::Gen<TraceCase> GenCrowdedTrace();
-/// Traces on small clusters of machines (SPEC §4 v3, §8).
+/// Traces on small clusters of machines (rescfg-scheduling(7), THE PASS v3).
 rc::Gen<TraceCase> GenMachinesTrace();
 
 /// A case's scenario as a trace file's entries (queued ones with submitted
