@@ -6,7 +6,7 @@
 
 #include "output/flat_record.h"
 #include "state/atomic_file.h"
-#include "state/sha256.h"
+#include "state/digest.h"
 #include "state/state_file.h"
 
 namespace rescfg::sync {
