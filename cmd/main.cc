@@ -71,7 +71,7 @@ void AddJobsFromSync(CLI::App* app, JobsSource* jobs, CLI::Option* jobs_option) 
 /// CLI11's own message for a missing option.
 bool RequireJobs(const JobsSource& jobs, const char* command) {
   if (!jobs.file.empty() || jobs.from_sync) return true;
-  spdlog::error("--jobs is required; see 'rescfg {} --help'", command);
+  spdlog::error("--jobs is required (or --jobs-from-sync); see 'rescfg {} --help'", command);
   return false;
 }
 

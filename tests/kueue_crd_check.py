@@ -205,7 +205,7 @@ def check_config(objects, config, errors):
     paused = {p["name"] for p in config.get("policies") or [] if p.get("paused")}
     for cq in of_kind("ClusterQueue"):
         profile = profiles[cq["metadata"]["annotations"]["rescfg.io/profile"]]
-        links = [link["pool"] for link in profile.get("links") or []]
+        links = [link if isinstance(link, str) else link["pool"] for link in profile.get("links") or []]
         listed = [flavor_pool[f["name"]] for g in cq["spec"]["resourceGroups"] for f in g["flavors"]]
         if listed != links:
             errors.append(f"ClusterQueue {cq['metadata']['name']} lists {listed}, not {links}")

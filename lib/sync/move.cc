@@ -123,7 +123,7 @@ MoveReport MoveTask(ApiClient& api, const MoveIntent& m) {
   // Step 2: out of the policy queue, only if it is still there.
   const ApiAnswer removed = api.Call("queues.remove_task", TaskQueueBody(m.from_id, m.task));
   if (!removed.ok()) {
-    if (removed.kind == ApiAnswer::Kind::kRefused && removed.subcode == 703 && removed.in_doubt) {
+    if (removed.kind == ApiAnswer::Kind::kRefused && removed.subcode == 703) {
       // An earlier attempt may have removed it: it is ours if it is still
       // queued for its policy queue and so listed in none.
       const TaskLook look = LookAtTask(api, m.task);
@@ -156,8 +156,16 @@ MoveReport CompleteMove(ApiClient& api, const MoveIntent& m) {
   // Step 3: into the pool queue, only if it is still queued.
   const ApiAnswer enqueued = api.Call("tasks.enqueue", EnqueueBody(m));
   if (enqueued.ok()) return Report(m, "moved", "");
-  if (enqueued.kind == ApiAnswer::Kind::kRefused && enqueued.subcode == 706 && enqueued.in_doubt) {
-    return Report(m, "moved", "");  // the attempt that timed out did it
+  if (enqueued.kind == ApiAnswer::Kind::kRefused && enqueued.subcode == 706) {
+    // Already in its pool queue: step 2 took it out of its policy queue, so
+    // only an earlier attempt whose answer was lost can have put it there.
+    return Report(m, "moved", "");
+  }
+  if (enqueued.kind != ApiAnswer::Kind::kRefused) {
+    // No answer, or none to trust: the server may have acted (the task is
+    // then in its pool queue, and putting it back would list it twice).
+    // The intent stays open; the next run settles it from the queues.
+    return Report(m, "failed", "tasks.enqueue: " + enqueued.Describe() + "; settled at the next cycle", true);
   }
   bool open = false;
   const std::string back = PutBack(api, m, &open);

@@ -42,7 +42,7 @@ for schema in "$src"/schemas/*.json; do
 done
 
 # Only the files above: nothing stray in the package.
-extra=$(cd "$root" && find . -type f | grep -vE '^\./usr/(bin/rescfg|share/man/man[15]/rescfg\.[15]|share/bash-completion/completions/rescfg|share/zsh/vendor-completions/_rescfg|share/fish/vendor_completions\.d/rescfg\.fish|share/rescfg/schemas/[^/]+\.json|lib/systemd/system/rescfg-sync\.service)$' || true)
+extra=$(cd "$root" && find . -type f | grep -vE '^\./usr/(bin/rescfg|share/man/man[15]/rescfg\.[15]|share/man/man7/rescfg-scheduling\.7|share/bash-completion/completions/rescfg|share/zsh/vendor-completions/_rescfg|share/fish/vendor_completions\.d/rescfg\.fish|share/rescfg/schemas/[^/]+\.json|lib/systemd/system/rescfg-sync\.service)$' || true)
 [[ -z $extra ]] || fail "unexpected installed files: $extra"
 
 if command -v dpkg-deb > /dev/null && command -v cpack > /dev/null; then

@@ -35,7 +35,7 @@ only_errors "unknown option"
 contains err.txt "rescfg: error: the following argument was not expected: --bogus; see 'rescfg validate --help'"
 expect 2 "$RESCFG" schedule --config "$EXAMPLE"
 only_errors "missing option"
-contains err.txt "rescfg: error: --jobs is required; see 'rescfg schedule --help'"
+contains err.txt "rescfg: error: --jobs is required (or --jobs-from-sync); see 'rescfg schedule --help'"
 expect 2 "$RESCFG" graph --config "$EXAMPLE" -f svg
 only_errors "bad choice"
 contains err.txt "svg not in {mermaid,dot}"
