@@ -11,7 +11,8 @@ standard library only.
 It listens on 127.0.0.1, on a free port that it writes to FILE (atomically,
 once it accepts connections), serves until it gets SIGTERM, keeps its state
 in memory and appends every request to LOG as one JSON line {"seq", "time",
-"method", "path", "endpoint", "auth", "body", "http", "subcode", "fault"}
+"method", "path", "endpoint", "content_type", "auth", "body", "http", "subcode",
+"fault"}
 (the Authorization header is never logged).
 
 SETUP holds {"credentials": [{"key", "secret"}], "token_lifetime": seconds
@@ -232,6 +233,9 @@ def envelope(endpoint, code=200, subcode=0, msg="OK", data=None):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, as the real server behind its proxy
+    # Headers and body go out in two writes: without TCP_NODELAY every answer
+    # on a kept-alive connection waits for the client's delayed ACK (40 ms).
+    disable_nagle_algorithm = True
     server_version = "clearml-double/1"
 
     def log_message(self, *args):  # quiet: the JSON log is the record
@@ -263,6 +267,7 @@ class Handler(BaseHTTPRequestHandler):
         if endpoint.startswith("_double/"):
             return self.handle_control(double, endpoint[len("_double/"):], body or {})
         entry = {"time": now_text(), "method": self.command, "path": path, "endpoint": endpoint,
+                 "content_type": self.headers.get("Content-Type"),
                  "body": body if body is not None else raw.decode(errors="replace")[:2000]}
         fault, reply, status, after = None, None, 200, []
         with double.lock:
