@@ -16,6 +16,7 @@
 #include "support/generators.h"
 #include "support/reference_scheduler.h"
 #include "support/reference_simulator.h"
+#include "support/same_decisions.h"
 #include "support/shaped_scenarios.h"
 #include "support/trace_generator.h"
 
@@ -42,26 +43,7 @@ RC_GTEST_PROP(MachinesProperties, AgreesWithTheReferenceScheduler, ()) {
                           [](const PendingJob& p) { return p.reason == PendingReason::kFragmented; }),
               "fragmented");
   RC_CLASSIFY(!slow.job_spans.empty(), "whole-machine jobs");
-  if (fast.placements.size() != slow.placements.size()) RC_FAIL("fast " + Describe(fast) + "\nslow " + Describe(slow));
-  for (size_t i = 0; i < fast.placements.size(); ++i) {
-    RC_ASSERT(fast.placements[i].job == slow.placements[i].job);
-    RC_ASSERT(fast.placements[i].pool == slow.placements[i].pool);
-    RC_ASSERT(fast.placements[i].link == slow.placements[i].link);
-    RC_ASSERT(fast.placements[i].machine == slow.placements[i].machine);
-  }
-  RC_ASSERT(fast.job_spans == slow.job_spans);
-  RC_ASSERT(fast.holding_machine == slow.holding_machine);
-  RC_ASSERT(fast.holding_spans == slow.holding_spans);
-  RC_ASSERT(fast.pending.size() == slow.pending.size());
-  for (size_t i = 0; i < fast.pending.size(); ++i) {
-    RC_ASSERT(fast.pending[i].job == slow.pending[i].job);
-    if (fast.pending[i].reason != slow.pending[i].reason) {
-      RC_FAIL("reasons differ\nfast " + Describe(fast) + "\nslow " + Describe(slow));
-    }
-  }
-  RC_ASSERT(fast.pool_in_use == slow.pool_in_use);
-  RC_ASSERT(fast.policy_used == slow.policy_used);
-  RC_ASSERT(fast.machine_free == slow.machine_free);
+  testing::RcAssertSameDecisions(fast, slow);
 }
 
 /// What placed jobs add never takes a machine beyond its size, nor a pool

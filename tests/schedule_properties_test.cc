@@ -12,6 +12,7 @@
 #include "schedule/report.h"
 #include "support/generators.h"
 #include "support/reference_scheduler.h"
+#include "support/same_decisions.h"
 
 namespace rescfg {
 namespace {
@@ -31,21 +32,7 @@ RC_GTEST_PROP(ScheduleProperties, AgreesWithTheReferenceScheduler, ()) {
                                  [](const PendingJob& p) { return p.reason == PendingReason::kReservation; });
   RC_CLASSIFY(reservation, "pending for a reservation");
   RC_CLASSIFY(stats.flows > stats.fast_accepts && stats.flows > 1, "exact reservation flows");
-  RC_ASSERT(fast.placements.size() == slow.placements.size());
-  for (size_t i = 0; i < fast.placements.size(); ++i) {
-    RC_ASSERT(fast.placements[i].job == slow.placements[i].job);
-    RC_ASSERT(fast.placements[i].pool == slow.placements[i].pool);
-    RC_ASSERT(fast.placements[i].link == slow.placements[i].link);
-  }
-  RC_ASSERT(fast.pending.size() == slow.pending.size());
-  for (size_t i = 0; i < fast.pending.size(); ++i) {
-    RC_ASSERT(fast.pending[i].job == slow.pending[i].job);
-    if (fast.pending[i].reason != slow.pending[i].reason) {
-      RC_FAIL("reasons differ\nfast " + Describe(fast) + "\nslow " + Describe(slow));
-    }
-  }
-  RC_ASSERT(fast.pool_in_use == slow.pool_in_use);
-  RC_ASSERT(fast.policy_used == slow.policy_used);
+  testing::RcAssertSameDecisions(fast, slow);
 }
 
 RC_GTEST_PROP(ScheduleProperties, NoPoolOvercommittedAndNoLimitExceeded, ()) {
