@@ -287,7 +287,9 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
     out.policy = names.policies[*policy];
     out.profile = names.profiles[*profile];
     std::string note;
-    Quantity need = NeedOf(config_.profiles[*profile], e, &out.need_source, &note);
+    std::string_view source;
+    Quantity need = NeedOf(config_.profiles[*profile], e, &source, &note);
+    out.need_source = source;
     if (out.need_source == "invalid") {
       out.need_source = {};
       Reject(&out, e, "invalid-job", note);

@@ -5,6 +5,7 @@
 /// needs the other's header.
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -28,6 +29,30 @@ inline const char* JobStatusName(JobStatus s) {
   return "pending";
 }
 
+/// Where a job's need came from ("allotment", "parameter", "fallback",
+/// "holding", "invalid", or none), in one byte instead of a view: every
+/// outcome carries it. Reads and compares as its name.
+class NeedSource {
+ public:
+  constexpr NeedSource() = default;
+  NeedSource(std::string_view name) {  // NOLINT: assigned from its name
+    for (uint8_t i = 1; i < kNames.size(); ++i) {
+      if (kNames[i] == name) code_ = i;
+    }
+  }
+  NeedSource(const char* name) : NeedSource(std::string_view(name)) {}  // NOLINT
+  std::string_view name() const { return kNames[code_]; }
+  operator std::string_view() const { return name(); }  // NOLINT: reads as its name
+  friend bool operator==(NeedSource a, NeedSource b) { return a.code_ == b.code_; }
+  friend bool operator==(NeedSource a, std::string_view b) { return a.name() == b; }
+  friend bool operator==(NeedSource a, const char* b) { return a.name() == std::string_view(b); }
+
+ private:
+  static constexpr std::array<std::string_view, 6> kNames = {"", "allotment", "parameter", "fallback",
+                                                              "holding", "invalid"};
+  uint8_t code_ = 0;
+};
+
 /// One input entry's outcome. Fields follow the JSONL object of rescfg(5), SCHEDULE OUTPUT.
 /// Text views the report's arena (names and messages are stored once and
 /// shared) or static text: an outcome is valid while its report lives.
@@ -41,9 +66,9 @@ struct JobOutcome {
   TextRef name;                       ///< a ClearML task's name, carried to the outputs (rescfg(5), JOBS FILE, ClearML task snapshots)
   TextRef node;                       ///< running in a pool with nodes: the machine it names, if any
   std::optional<Quantity> resources;  ///< need (assigned, pending) or holding (running)
-  std::string_view need_source;       ///< "allotment" | "parameter" | "fallback" | "holding" (static text)
   uint32_t entry = 0;                 ///< 1-based entry number
   JobStatus status = JobStatus::kPending;
+  NeedSource need_source;             ///< assigned, pending and running
   bool warning = false;               ///< running: its message is also a warning on stderr
 };
 
