@@ -54,7 +54,7 @@ void LogRejections(const SimulationReport& report, const std::string& file) {
     if (++shown > kShown) break;
     const JobOutcome& j = e.outcome;
     spdlog::warn("{}: {} {}: {}", file, j.id ? "job '" + std::string(*j.id) + "'" : "entry " + std::to_string(j.entry),
-                 *j.reason, *j.message);
+                 *j.reason, MessageOf(j));
   }
   if (report.rejected > kShown) {
     spdlog::warn("{}: {} more entries rejected (--format yaml lists every message)", file, report.rejected - kShown);

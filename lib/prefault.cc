@@ -26,6 +26,14 @@ void Populate(char* begin, char* end, size_t page) {
 
 }  // namespace
 
+void PrefaultHere(void* data, size_t bytes) {
+  const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const auto first = reinterpret_cast<uintptr_t>(data);
+  char* begin = reinterpret_cast<char*>((first + page - 1) / page * page);
+  char* end = reinterpret_cast<char*>((first + bytes) / page * page);
+  Populate(begin, end, page);
+}
+
 void Prefault(void* data, size_t bytes) {
   if (bytes < kSmall) return;
   const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));

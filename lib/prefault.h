@@ -14,6 +14,9 @@ namespace rescfg {
 /// unchanged. Small ranges (under 8 MB) are left to fault as usual.
 void Prefault(void* data, size_t bytes);
 
+/// Populates [data, data + bytes) in the calling thread, whatever its size.
+void PrefaultHere(void* data, size_t bytes);
+
 /// `v->resize(n)`, with the new elements' memory populated first.
 template <typename T>
 void ResizePrefaulted(std::vector<T>* v, size_t n) {

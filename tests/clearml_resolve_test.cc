@@ -129,10 +129,10 @@ TEST(ClearmlRunning, PlacedByQueueOrWorker) {
       EXPECT_EQ(j.profile.value_or(""), c.profile);
     }
     if (*c.message) {
-      ASSERT_TRUE(j.message);
-      EXPECT_NE(j.message->find(c.message), std::string::npos) << *j.message;
+      ASSERT_TRUE(HasMessage(j));
+      EXPECT_NE(MessageOf(j).find(c.message), std::string::npos) << MessageOf(j);
     } else {
-      EXPECT_FALSE(j.message) << *j.message;
+      EXPECT_FALSE(HasMessage(j)) << MessageOf(j);
     }
   }
 }
@@ -144,7 +144,7 @@ TEST(ClearmlRunning, DifferentNeedsInOneQueueCannotTell) {
   config.replace(config.find("{name: r, allotment: 4"), 22, "{name: r, allotment: 2");
   ScheduleReport r = Schedule(Running("t", "b-pool"), config.c_str());
   EXPECT_EQ(testing::Summarise(r), std::vector<std::string>{"t:rejected:invalid-job"});
-  EXPECT_EQ(*r.jobs[0].message,
+  EXPECT_EQ(MessageOf(r.jobs[0]),
             "line 1: cannot tell what it holds: queue 'b-pool' serves profiles of different needs: 'q' (4), 'r' (2)");
 }
 
@@ -187,15 +187,15 @@ TEST(ClearmlQueued, RejectionsSayWhatTheySaw) {
             (std::vector<std::string>{"a:rejected:unknown-queue", "b:rejected:unknown-queue", "c:rejected:invalid-job",
                                       "d:rejected:invalid-job", "a:rejected:duplicate-id", "#6:rejected:invalid-job",
                                       "e:rejected:invalid-job"}));
-  EXPECT_EQ(*r.jobs[0].message,
+  EXPECT_EQ(MessageOf(r.jobs[0]),
             "line 1: no policy has a queue named '5a6b7c8d' (an execution.queue ID that no queue of --clearml-queues "
             "lists is taken as a name)");
-  EXPECT_EQ(*r.jobs[1].message, "line 2: no policy has a queue named 'nobody'");
-  EXPECT_EQ(*r.jobs[2].message,
+  EXPECT_EQ(MessageOf(r.jobs[1]), "line 2: no policy has a queue named 'nobody'");
+  EXPECT_EQ(MessageOf(r.jobs[2]),
             "line 3: status_changed 'yesterday' is not an RFC 3339 time such as 2026-11-29T10:00:00Z");
-  EXPECT_EQ(*r.jobs[3].message, "line 4: field 'status_changed' must be a string");
-  EXPECT_EQ(*r.jobs[5].message, "line 6: required field 'id' is missing");
-  EXPECT_EQ(*r.jobs[6].message, "line 7: task status 'completed' is neither queued nor in_progress");
+  EXPECT_EQ(MessageOf(r.jobs[3]), "line 4: field 'status_changed' must be a string");
+  EXPECT_EQ(MessageOf(r.jobs[5]), "line 6: required field 'id' is missing");
+  EXPECT_EQ(MessageOf(r.jobs[6]), "line 7: task status 'completed' is neither queued nor in_progress");
   EXPECT_EQ(r.jobs[6].name, "eval");
 }
 
@@ -203,7 +203,7 @@ TEST(ClearmlQueued, DocumentsNameTheColumn) {
   const std::string first = R"({"id": "a", "status": "queued", "execution": {"queue": "qdq"}})";
   ScheduleReport r = Schedule("[" + first + R"(, {"id": "b", "status": "stopped"}])");
   ASSERT_EQ(r.jobs.size(), 2u);
-  EXPECT_EQ(*r.jobs[1].message, "line 1, column " + std::to_string(first.size() + 4) +
+  EXPECT_EQ(MessageOf(r.jobs[1]), "line 1, column " + std::to_string(first.size() + 4) +
                                     ": task status 'stopped' is neither queued nor in_progress");
 }
 

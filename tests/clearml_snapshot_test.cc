@@ -158,10 +158,10 @@ TEST(ClearmlSnapshot, EachKindOfTask) {
       EXPECT_EQ(j.policy.value_or(""), c.policy);
     }
     if (*c.message) {
-      ASSERT_TRUE(j.message);
-      EXPECT_NE(j.message->find(c.message), std::string::npos) << *j.message;
+      ASSERT_TRUE(HasMessage(j));
+      EXPECT_NE(MessageOf(j).find(c.message), std::string::npos) << MessageOf(j);
     } else {
-      EXPECT_FALSE(j.message) << *j.message;
+      EXPECT_FALSE(HasMessage(j)) << MessageOf(j);
     }
     EXPECT_EQ(j.warning, c.warning);
     EXPECT_EQ(RunningWarnings(r, 10).size(), c.warning ? 1u : 0u);
@@ -224,7 +224,7 @@ TEST(ClearmlSnapshot, TwoWorkersGiveTheSameAnswerInEitherOrder) {
   ScheduleReport one = Read(forward).Schedule(InProgress("t"), config);
   ScheduleReport two = Read(backward).Schedule(InProgress("t"), config);
   EXPECT_EQ(testing::Summarise(one), std::vector<std::string>{"t:running:"});
-  EXPECT_EQ(*one.jobs[0].message, *two.jobs[0].message);
+  EXPECT_EQ(MessageOf(one.jobs[0]), MessageOf(two.jobs[0]));
 }
 
 TEST(ClearmlSnapshot, QueueEntriesOfUnknownTasksAreIgnored) {
@@ -468,7 +468,7 @@ RC_GTEST_PROP(ClearmlSnapshot, TheReaderFollowsTheRules, ()) {
     const JobOutcome& got = report.jobs[k];
     RC_LOG() << tasks[k].id << ": " << want.status << " " << want.pool << " " << want.policy << " | got "
              << JobStatusName(got.status) << " " << got.pool.value_or("") << " " << got.policy.value_or("") << " "
-             << got.message.value_or("") << "\n";
+             << MessageOf(got) << "\n";
     if (want.status == "queued") {
       RC_ASSERT(got.status == JobStatus::kAssigned || got.status == JobStatus::kPending);
       RC_ASSERT(got.policy.value_or("") == want.policy);

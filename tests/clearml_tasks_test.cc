@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "clearml/tasks.h"
+#include "jobs/job_fields.h"
 
 namespace rescfg::clearml {
 namespace {
@@ -268,10 +269,10 @@ TEST(ClearmlSnapshot, MalformedJsonLinesAreRejectedEntries) {
   ASSERT_FALSE(jobs.unusable);
   ASSERT_EQ(jobs.entries.size(), 5u);
   EXPECT_EQ(jobs.entries[0].invalid, "");
-  EXPECT_EQ(jobs.entries[1].invalid.rfind("line 2: not valid JSON", 0), 0u) << jobs.entries[1].invalid;
+  EXPECT_EQ(PlacedProblem(jobs.entries[1]).rfind("line 2, column 23: not valid JSON", 0), 0u) << PlacedProblem(jobs.entries[1]);
   EXPECT_EQ(jobs.entries[1].id, std::nullopt);
-  EXPECT_EQ(jobs.entries[2].invalid, "line 3: not a JSON object: [1]");
-  EXPECT_EQ(jobs.entries[3].invalid.rfind("line 4: not valid JSON", 0), 0u) << jobs.entries[3].invalid;
+  EXPECT_EQ(PlacedProblem(jobs.entries[2]), "line 3: not a JSON object: [1]");
+  EXPECT_EQ(PlacedProblem(jobs.entries[3]).rfind("line 4, column ", 0), 0u) << PlacedProblem(jobs.entries[3]);
   EXPECT_EQ(jobs.entries[4].id, "c");
 }
 

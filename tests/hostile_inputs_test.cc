@@ -18,6 +18,7 @@
 #include "export/values_tree.h"
 #include "file_io.h"
 #include "graph/graph.h"
+#include "jobs/job_fields.h"
 #include "jobs/json_lines.h"
 #include "jobs/json_values.h"
 #include "jobs/loader.h"
@@ -156,7 +157,7 @@ TEST_F(Scratch, PlansRacingAgreeOnOneKey) {
 TEST(HostileJsonLines, ASyntaxErrorNamesItsColumn) {
   auto invalid = [](const std::string& text) {
     auto jobs = LoadJobsText(text, JobsFormat::kJsonLines, "j.jsonl", {});
-    return jobs.entries.empty() ? std::string() : jobs.entries[0].invalid;
+    return jobs.entries.empty() ? std::string() : PlacedProblem(jobs.entries[0]);
   };
   EXPECT_EQ(invalid("{\"id\": \"a\", \"policy\": Dev}").rfind("line 1, column 23: not valid JSON", 0), 0u)
       << invalid("{\"id\": \"a\", \"policy\": Dev}");
@@ -164,6 +165,13 @@ TEST(HostileJsonLines, ASyntaxErrorNamesItsColumn) {
   EXPECT_EQ(invalid("{\"id\": \"a\x01\"}").rfind("line 1, column 10: ", 0), 0u) << invalid("{\"id\": \"a\x01\"}");
   EXPECT_EQ(invalid("{\"id\": \"\xff\"}").rfind("line 1, column 9: ", 0), 0u) << invalid("{\"id\": \"\xff\"}");
   EXPECT_EQ(json::ErrorColumn("{\"a\": [1, 2", simdjson::INCOMPLETE_ARRAY_OR_OBJECT, nullptr), 12u);
+}
+
+TEST(HostileJsonLines, ParserOutOfMemoryIsOutOfMemoryNotBadJson) {
+  // simdjson's allocation failure is none of the input's: it is thrown as
+  // every other one is (out of memory, exit 2), never "not valid JSON".
+  EXPECT_THROW(json::SyntaxMessage(simdjson::MEMALLOC), std::bad_alloc);
+  EXPECT_EQ(json::SyntaxMessage(simdjson::TAPE_ERROR), "not valid JSON");
 }
 
 TEST(HostileJsonLines, CarriageReturnsAloneEndLines) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "jobs/job_fields.h"
 #include "jobs/loader.h"
 #include "jobs/yaml_jobs.h"
 
@@ -90,12 +91,12 @@ TEST(HostileJobs, InvalidUtf8) {
   auto jsonl = Jsonl("{\"id\": \"a\"}\n{\"id\": \"b\xff\"}\n{\"id\": \"c\xc0\xaf\"}\n{\"id\": \"d\"}\n");
   ASSERT_EQ(jsonl.entries.size(), 4u);
   EXPECT_EQ(jsonl.entries[0].invalid, "");
-  EXPECT_EQ(jsonl.entries[1].invalid, "line 2, column 10: not valid UTF-8 text");
-  EXPECT_EQ(jsonl.entries[2].invalid, "line 3, column 10: not valid UTF-8 text");
+  EXPECT_EQ(PlacedProblem(jsonl.entries[1]), "line 2, column 10: not valid UTF-8 text");
+  EXPECT_EQ(PlacedProblem(jsonl.entries[2]), "line 3, column 10: not valid UTF-8 text");
   EXPECT_EQ(jsonl.entries[3].id, "d");
   // Also where the reader would otherwise skip the text.
   auto hidden = Jsonl("{\"id\": \"a\", \"note\": \"\xed\xa0\x80\"}\n");
-  EXPECT_EQ(hidden.entries.at(0).invalid, "line 1, column 22: not valid UTF-8 text");
+  EXPECT_EQ(PlacedProblem(hidden.entries.at(0)), "line 1, column 22: not valid UTF-8 text");
 
   auto yaml = Yaml(kHeader + "  - {id: a}\n  - {id: \"b\xff\"}\n");
   EXPECT_TRUE(yaml.unusable);
@@ -111,7 +112,7 @@ TEST(HostileJobs, TenMegabyteLine) {
   ASSERT_EQ(jsonl.entries.size(), 3u);
   EXPECT_EQ(jsonl.entries[0].invalid, "");
   EXPECT_EQ(jsonl.entries[1].id, "b");
-  EXPECT_EQ(jsonl.entries[2].invalid, "line 3, column 1: not valid JSON");
+  EXPECT_EQ(PlacedProblem(jsonl.entries[2]), "line 3, column 1: not valid JSON");
   auto as_id = Jsonl("{\"id\": \"" + big + "\"}");
   ASSERT_EQ(as_id.entries.size(), 1u);
   EXPECT_EQ(as_id.entries[0].id->size(), big.size());
@@ -132,8 +133,8 @@ TEST(HostileJobs, DeepNesting) {
         "{\"id\": \"a\", \"params\": {\"other\": " + open + close + "}}"}) {
     auto jsonl = Jsonl(line + "\n{\"id\": \"b\"}\n");
     ASSERT_EQ(jsonl.entries.size(), 2u);
-    EXPECT_EQ(jsonl.entries[0].invalid.rfind("line 1, column ", 0), 0u) << jsonl.entries[0].invalid;
-    EXPECT_NE(jsonl.entries[0].invalid.find("not valid JSON"), std::string::npos) << jsonl.entries[0].invalid;
+    EXPECT_EQ(PlacedProblem(jsonl.entries[0]).rfind("line 1, column ", 0), 0u) << PlacedProblem(jsonl.entries[0]);
+    EXPECT_NE(PlacedProblem(jsonl.entries[0]).find("not valid JSON"), std::string::npos) << PlacedProblem(jsonl.entries[0]);
     EXPECT_EQ(jsonl.entries[1].id, "b");
   }
   // Moderate nesting is fine.

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "jobs/job_fields.h"
 #include "jobs/loader.h"
 
 namespace rescfg {
@@ -112,7 +113,7 @@ TEST(JobsLoader, FormatOverridesExtension) {
   auto as_jsonl = LoadJobsFile(kData + "empty-list.yaml", JobsFormat::kJsonLines, {});
   EXPECT_FALSE(as_jsonl.unusable);
   ASSERT_EQ(as_jsonl.entries.size(), 3u);
-  EXPECT_EQ(as_jsonl.entries[0].invalid, "line 1, column 1: not valid JSON");
+  EXPECT_EQ(PlacedProblem(as_jsonl.entries[0]), "line 1, column 1: not valid JSON");
 }
 
 // --- YAML ------------------------------------------------------------------
@@ -263,11 +264,11 @@ TEST(JsonLinesJobs, MixedFile) {
   ASSERT_FALSE(jobs.unusable);
   ASSERT_EQ(jobs.entries.size(), 5u);  // the blank line is not an entry
   EXPECT_EQ(jobs.entries[0].invalid, "");
-  EXPECT_EQ(jobs.entries[1].invalid, "line 2: not a JSON object: [1, 2, 3]");
+  EXPECT_EQ(PlacedProblem(jobs.entries[1]), "line 2: not a JSON object: [1, 2, 3]");
   EXPECT_EQ(jobs.entries[1].id, std::nullopt);
   EXPECT_EQ(jobs.entries[2].invalid, "field 'policy' must be a string");
   EXPECT_EQ(jobs.entries[2].id, "bad-policy");
-  EXPECT_EQ(jobs.entries[3].invalid, "line 5, column 8: not valid JSON: a string is not closed");
+  EXPECT_EQ(PlacedProblem(jobs.entries[3]), "line 5, column 8: not valid JSON: a string is not closed");
   EXPECT_EQ(jobs.entries[3].entry, 4u);
   EXPECT_EQ(jobs.entries[3].mark.line, 5);
   EXPECT_EQ(jobs.entries[4].resources, "12345678901234567890123456789");
@@ -323,14 +324,14 @@ TEST(JsonLinesJobs, MalformedLines) {
       "{\"id\": \"\\u00e9t\\u00e9\"}\n");
   ASSERT_EQ(jobs.entries.size(), 10u);
   for (size_t i = 0; i < 5; ++i) {
-    EXPECT_EQ(jobs.entries[i].invalid.rfind("line " + std::to_string(i + 1) + ", column ", 0), 0u)
-        << jobs.entries[i].invalid;
-    EXPECT_NE(jobs.entries[i].invalid.find(": not valid JSON"), std::string::npos) << jobs.entries[i].invalid;
+    EXPECT_EQ(PlacedProblem(jobs.entries[i]).rfind("line " + std::to_string(i + 1) + ", column ", 0), 0u)
+        << PlacedProblem(jobs.entries[i]);
+    EXPECT_NE(PlacedProblem(jobs.entries[i]).find(": not valid JSON"), std::string::npos) << PlacedProblem(jobs.entries[i]);
     EXPECT_EQ(jobs.entries[i].id, std::nullopt);
   }
-  EXPECT_EQ(jobs.entries[5].invalid, "line 6: not a JSON object: \"just a string\"");
-  EXPECT_EQ(jobs.entries[6].invalid, "line 7: not a JSON object: 42");
-  EXPECT_EQ(jobs.entries[7].invalid, "line 8: not a JSON object: null");
+  EXPECT_EQ(PlacedProblem(jobs.entries[5]), "line 6: not a JSON object: \"just a string\"");
+  EXPECT_EQ(PlacedProblem(jobs.entries[6]), "line 7: not a JSON object: 42");
+  EXPECT_EQ(PlacedProblem(jobs.entries[7]), "line 8: not a JSON object: null");
   EXPECT_EQ(jobs.entries[8].invalid, "duplicate key 'id'");
   EXPECT_EQ(jobs.entries[9].id, "\xc3\xa9t\xc3\xa9");
   EXPECT_EQ(jobs.entries[9].invalid, "");
@@ -339,7 +340,7 @@ TEST(JsonLinesJobs, MalformedLines) {
 TEST(JsonLinesJobs, LongExcerptIsCut) {
   auto jobs = Jsonl("[\"" + std::string(100, 'x') + "\"]\n");
   ASSERT_EQ(jobs.entries.size(), 1u);
-  EXPECT_EQ(jobs.entries[0].invalid, "line 1: not a JSON object: [\"" + std::string(38, 'x') + "...");
+  EXPECT_EQ(PlacedProblem(jobs.entries[0]), "line 1: not a JSON object: [\"" + std::string(38, 'x') + "...");
 }
 
 TEST(JsonLinesJobs, DuplicateKeyAmongManyKeys) {
@@ -389,7 +390,7 @@ TEST(JobsLoader, LargeJsonLinesFileKeepsEntryAndLineNumbers) {
       ASSERT_EQ(e.mark.line, expected[i].line) << i;
     }
     if (expected[i].id.empty()) {
-      ASSERT_EQ(e.invalid, "line " + std::to_string(expected[i].line) + ": not a JSON object: [" +
+      ASSERT_EQ(PlacedProblem(e), "line " + std::to_string(expected[i].line) + ": not a JSON object: [" +
                                std::to_string(expected[i].line) + "]");
     } else {
       ASSERT_EQ(e.id, expected[i].id) << i;

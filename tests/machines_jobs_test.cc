@@ -53,11 +53,11 @@ jobs:
   EXPECT_EQ(Node(r.jobs[0]), "beta");
   EXPECT_EQ(Node(r.jobs[1]), "alpha");
   // gamma is a third name for two machines: it holds in the pool only.
-  ASSERT_TRUE(r.jobs[3].message);
-  EXPECT_NE(r.jobs[3].message->find("which has 2 machines"), std::string::npos) << *r.jobs[3].message;
+  ASSERT_TRUE(HasMessage(r.jobs[3]));
+  EXPECT_NE(MessageOf(r.jobs[3]).find("which has 2 machines"), std::string::npos) << MessageOf(r.jobs[3]);
   // A pool without nodes ignores node.
   EXPECT_EQ(Node(r.jobs[4]), "-");
-  EXPECT_FALSE(r.jobs[4].message);
+  EXPECT_FALSE(HasMessage(r.jobs[4]));
   // beta (machine 1) holds 2, alpha (machine 2) 1: no machine has 4 free.
   EXPECT_EQ(r.jobs[5].status, JobStatus::kPending);
   EXPECT_EQ(*r.jobs[5].reason, "fragmented");
@@ -81,8 +81,8 @@ TEST(MachinesJobs, JsonLinesReadsNodeAndRefusesANonString) {
   EXPECT_EQ(Node(r.jobs[0]), "n1");
   EXPECT_EQ(r.jobs[1].status, JobStatus::kRunning);
   EXPECT_EQ(Node(r.jobs[1]), "-");
-  ASSERT_TRUE(r.jobs[1].message);
-  EXPECT_EQ(*r.jobs[1].message, "node must be a non-empty string; it holds in the pool only, on no machine");
+  ASSERT_TRUE(HasMessage(r.jobs[1]));
+  EXPECT_EQ(MessageOf(r.jobs[1]), "node must be a non-empty string; it holds in the pool only, on no machine");
   // No node: where a queued job of its need would go, the least free still
   // enough: machine 1 has 3 free, machine 2 has 4 -> #1.
   EXPECT_EQ(Node(r.jobs[2]), "#1");

@@ -27,11 +27,11 @@ TEST(Resolve, RejectedMessagesNameTheirLineOnce) {
   JobEntry no_profile = At(testing::Queued("a", "Dev", ""), 7);
   no_profile.profile.reset();
   JobEntry malformed = At(JobEntry{}, 9);
-  malformed.invalid = "line 9: not a JSON object: [1,2]";
+  malformed.invalid = "not a JSON object: [1,2]";
   ResolvedJobs r = ResolveJobs(config, {no_profile, malformed});
   EXPECT_EQ(*r.outcomes[0].reason, "invalid-job");
-  EXPECT_EQ(r.outcomes[0].message->rfind("line 7: ", 0), 0u) << *r.outcomes[0].message;
-  EXPECT_EQ(*r.outcomes[1].message, "line 9: not a JSON object: [1,2]");
+  EXPECT_EQ(MessageOf(r.outcomes[0]).rfind("line 7: ", 0), 0u) << MessageOf(r.outcomes[0]);
+  EXPECT_EQ(MessageOf(r.outcomes[1]), "line 9: not a JSON object: [1,2]");
 }
 
 TEST(Resolve, RejectionReasonsInTheirOrder) {

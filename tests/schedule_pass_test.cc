@@ -109,7 +109,7 @@ TEST(SchedulePass, ReservationIsTheReasonBehindABlockedStrictFifoHead) {
   ScheduleReport r = BuildSchedule(config, jobs);
   EXPECT_EQ(Summarise(r), (V{"hold:running:small", "r-big:pending:capacity", "r-small:pending:fifo-blocked",
                              "d-1:pending:reservation"}));
-  EXPECT_NE(r.jobs[3].message->find("Research"), std::string::npos) << *r.jobs[3].message;
+  EXPECT_NE(MessageOf(r.jobs[3]).find("Research"), std::string::npos) << MessageOf(r.jobs[3]);
 }
 
 TEST(SchedulePass, RunningJobsHoldAnOverFullPoolWhateverChanged) {
@@ -124,9 +124,9 @@ TEST(SchedulePass, RunningJobsHoldAnOverFullPoolWhateverChanged) {
   EXPECT_EQ(r.pools[0].in_use.ToString(), "1.5");
   EXPECT_TRUE(r.pools[0].free.is_zero());
   EXPECT_EQ(r.policies[0].used, Quantity::Units(1));
-  ASSERT_TRUE(r.jobs[1].message.has_value());
-  EXPECT_NE(r.jobs[1].message->find("over-full"), std::string::npos);
-  EXPECT_NE(r.jobs[1].message->find("gone-team"), std::string::npos);
+  ASSERT_TRUE(HasMessage(r.jobs[1]));
+  EXPECT_NE(MessageOf(r.jobs[1]).find("over-full"), std::string::npos);
+  EXPECT_NE(MessageOf(r.jobs[1]).find("gone-team"), std::string::npos);
 }
 
 TEST(SchedulePass, UnschedulableNeverBlocksAStrictFifoQueue) {

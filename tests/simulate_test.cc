@@ -205,7 +205,7 @@ TEST(Simulate, TraceFieldsOfBothReaders) {
       "  - {id: r, state: running, pool: gpu, policy: team, profile: one, submitted: whenever}\n";
   SimulationReport r = SimulateText(config, yaml);
   EXPECT_EQ(*Entry(r, "q").outcome.reason, "invalid-job");
-  EXPECT_NE(Entry(r, "q").outcome.message->find("not a string"), std::string::npos);
+  EXPECT_NE(MessageOf(Entry(r, "q").outcome).find("not a string"), std::string::npos);
   EXPECT_EQ(Entry(r, "e").status, SimStatus::kFinished);
   EXPECT_EQ(*Entry(r, "m").outcome.reason, "invalid-job");
   EXPECT_EQ(Entry(r, "r").status, SimStatus::kRunning);

@@ -186,10 +186,10 @@ policies: [{name: Dev, profiles: [s, p]}]
     }
     const JobOutcome& job = report.jobs[report.pending[k]];
     ASSERT_EQ(job.status, JobStatus::kPending) << k;
-    ASSERT_TRUE(job.reason && job.message) << k;
+    ASSERT_TRUE(job.reason && HasMessage(job)) << k;
     if (report.pending[k] % 4 != 0 && report.pending[k] != 1) {
       ASSERT_EQ(*job.reason, "fifo-blocked") << k;
-      ASSERT_TRUE(job.message->ends_with(" (j1)")) << *job.message;
+      ASSERT_TRUE(MessageOf(job).ends_with(" (j1)")) << MessageOf(job);
     }
   }
 }

@@ -45,7 +45,7 @@ TEST(RunningEnqueued, IgnoredWhateverItsTypeInJsonLines) {
                                     enqueued + "}\n{\"id\": \"q\", \"policy\": \"Dev\", \"profile\": \"p\"}\n",
                                 JobsFormat::kJsonLines);
     EXPECT_EQ(testing::Summarise(r), (std::vector<std::string>{"r:running:gpu", "q:pending:capacity"}));
-    EXPECT_FALSE(r.jobs[0].message) << *r.jobs[0].message;
+    EXPECT_FALSE(HasMessage(r.jobs[0])) << MessageOf(r.jobs[0]);
   }
 }
 
@@ -67,12 +67,12 @@ TEST(RunningEnqueued, StillInvalidOnAQueuedJob) {
       "{\"id\": \"b\", \"policy\": \"Dev\", \"profile\": \"p\", \"enqueued\": {}, \"resources\": []}\n",
       JobsFormat::kJsonLines);
   EXPECT_EQ(testing::Summarise(jsonl), (std::vector<std::string>{"a:rejected:invalid-job", "b:rejected:invalid-job"}));
-  EXPECT_EQ(*jsonl.jobs[0].message, "line 1: field 'enqueued' must be a string");
-  EXPECT_EQ(*jsonl.jobs[1].message,
+  EXPECT_EQ(MessageOf(jsonl.jobs[0]), "line 1: field 'enqueued' must be a string");
+  EXPECT_EQ(MessageOf(jsonl.jobs[1]),
             "line 2: field 'resources' must be a number or a string; field 'enqueued' must be a string");
   ScheduleReport yaml = Schedule(YamlJobs("  - {id: a, policy: Dev, profile: p, enqueued: [1]}\n"), JobsFormat::kYaml);
   EXPECT_EQ(testing::Summarise(yaml), (std::vector<std::string>{"a:rejected:invalid-job"}));
-  EXPECT_EQ(*yaml.jobs[0].message, "line 4: field 'enqueued' must be a string");
+  EXPECT_EQ(MessageOf(yaml.jobs[0]), "line 4: field 'enqueued' must be a string");
 }
 
 TEST(FractionBlanks, ConfigurationAmounts) {

@@ -239,13 +239,14 @@ void TaskParser::ReadLine(json::ParseSpan line, JobEntry* entry) {
   const char* at = nullptr;
   bool not_object = false;
   error_code error = Read(line, entry, &at, &not_object);
-  const std::string prefix = error || not_object ? "line " + std::to_string(entry->mark.line) + ": " : "";
   if (not_object) {
     ResetEntry(entry);
-    entry->invalid = prefix + "not a JSON object: " + Excerpt(line.text);
+    entry->invalid = "not a JSON object: " + Excerpt(line.text);
   } else if (error) {
     ResetEntry(entry);
-    entry->invalid = prefix + json::SyntaxMessage(error);
+    entry->invalid = json::SyntaxMessage(error);
+    entry->mark.column = static_cast<int>(json::ErrorColumn(line.text, error, at));
+    entry->invalid_at_column = true;
   }
 }
 

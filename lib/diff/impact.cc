@@ -14,7 +14,8 @@ std::optional<std::string> Owned(TextRef t) {
   return std::string(*t);
 }
 
-OutcomeSummary Summary(const JobOutcome& o) { return {o.status, Owned(o.pool), Owned(o.reason), Owned(o.message)}; }
+OutcomeSummary Summary(const JobOutcome& o) { return {o.status, Owned(o.pool), Owned(o.reason),
+                                                      HasMessage(o) ? std::optional(MessageOf(o)) : std::nullopt}; }
 
 std::string Describe(const OutcomeSummary& o) {
   std::string out = JobStatusName(o.status);

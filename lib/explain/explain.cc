@@ -331,7 +331,7 @@ std::optional<Explanation> ExplainJob(const Config& config, const std::vector<Jo
   e.need_source = std::string(o.need_source);
   e.pool = o.pool.value_or("");
   e.reason = o.reason.value_or("");
-  e.message = o.message.value_or("");
+  e.message = MessageOf(o);
   if (o.status == JobStatus::kRejected || o.status == JobStatus::kRunning) return e;
   if (const Policy* policy = config.FindPolicy(e.policy)) {
     for (const auto& entry : policy->profiles) {

@@ -81,6 +81,9 @@ struct JobEntry {
   /// `node` is there but not a string: the job still holds, in its pool only
   /// (a machine is never freed for a typo), and its message says so.
   bool node_mistyped = false;
+  /// `invalid` was found at `mark`'s column (a JSON syntax error), which
+  /// its message's place names.
+  bool invalid_at_column = false;
   bool clearml_task = false;    ///< read from a ClearML snapshot: its pool comes from its queue or worker
   bool queue_from_id = false;   ///< ClearML: `queue` is an ID no queues file lists, taken as a name
   // Trace fields (rescfg-scheduling(7), THE SIMULATION CLOCK); other commands ignore them, whatever they hold.

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "edit_distance.h"
+#include "jobs/job_outcome.h"
 
 namespace rescfg {
 
@@ -72,6 +73,17 @@ std::string MistypedFieldMessage(std::string_view key, JobField field, std::stri
 void AddProblem(JobEntry* e, std::string_view problem) {
   if (!e->invalid.empty()) e->invalid += "; ";
   e->invalid += problem;
+}
+
+EntryPlace PlaceOf(const JobEntry& e) {
+  if (e.mark.line <= 0) return {};
+  const bool column = e.invalid_at_column ? e.mark.column > 0 : e.clearml_task && e.mark.column > 1;
+  return {static_cast<uint32_t>(e.mark.line), column ? static_cast<uint32_t>(e.mark.column) : 0};
+}
+
+std::string PlacedProblem(const JobEntry& e) {
+  const EntryPlace place = PlaceOf(e);
+  return PlaceText(place.line, place.column) + e.invalid;
 }
 
 std::string Excerpt(std::string_view text) {

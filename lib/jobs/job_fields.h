@@ -42,6 +42,16 @@ std::string MistypedFieldMessage(std::string_view key, JobField field, std::stri
 /// Adds a problem to the entry's `invalid` message ("; " between problems).
 void AddProblem(JobEntry* entry, std::string_view problem);
 
+/// Where a message about the entry is placed: its line, and the column
+/// where one line holds many entries (a ClearML document) or where a reader
+/// found its problem (a JSON syntax error). Line 0: nowhere.
+struct EntryPlace {
+  uint32_t line = 0, column = 0;
+};
+EntryPlace PlaceOf(const JobEntry& entry);
+/// Its `invalid` as the outputs write it, after its place.
+std::string PlacedProblem(const JobEntry& entry);
+
 /// The start of a value for a message: at most 40 bytes, cut on a character
 /// boundary, control characters shown as '?', "..." when cut.
 std::string Excerpt(std::string_view text);

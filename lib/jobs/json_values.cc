@@ -1,6 +1,7 @@
 #include "jobs/json_values.h"
 
 #include <algorithm>
+#include <new>
 
 #include "jobs/job_fields.h"
 
@@ -39,6 +40,9 @@ bool IsJsonNumber(std::string_view s) {
 }
 
 std::string SyntaxMessage(error_code error) {
+  // No fault of the input: the reader could not get memory, and says so as
+  // every other allocation does (out of memory, exit 2).
+  if (error == simdjson::MEMALLOC) throw std::bad_alloc();
   switch (error) {
     case simdjson::UTF8_ERROR: return "not valid UTF-8 text";
     case simdjson::DEPTH_ERROR: return "not valid JSON: nested too deeply";

@@ -25,7 +25,8 @@ std::string_view TrimTrailingSpace(std::string_view s);
 /// JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 bool IsJsonNumber(std::string_view s);
 
-/// "not valid JSON: a string is not closed" and the like.
+/// "not valid JSON: a string is not closed" and the like. Throws
+/// std::bad_alloc for simdjson's allocation failure, which is none of the input's.
 std::string SyntaxMessage(error_code error);
 
 /// The 1-based column of a syntax error in one line of JSON: where the

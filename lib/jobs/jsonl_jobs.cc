@@ -109,14 +109,13 @@ error_code JsonLinesReader::ReadJob(od::object object, JobEntry* entry) {
 
 void JsonLinesReader::ReadLine(json::ParseSpan line, JobEntry* entry) {
   in_place_ = line.in_place;
-  auto prefix = [&] { return "line " + std::to_string(entry->mark.line) + ": "; };
   od::document doc;
   od::json_type type;
   error_code error = parser_.iterate(line.text.data(), line.text.size(), line.capacity).get(doc);
   const bool iterated = !error;  // else `doc` is no document to ask where it stopped
   if (!error) error = doc.type().get(type);
   if (!error && type != od::json_type::object) {
-    entry->invalid = prefix() + "not a JSON object: " + Excerpt(line.text);
+    entry->invalid = "not a JSON object: " + Excerpt(line.text);
     return;
   }
   od::object object;
@@ -139,8 +138,8 @@ void JsonLinesReader::ReadLine(json::ParseSpan line, JobEntry* entry) {
     fresh.entry = entry->entry;
     fresh.mark = {entry->mark.line, static_cast<int>(column)};
     *entry = std::move(fresh);
-    entry->invalid = "line " + std::to_string(entry->mark.line) + ", column " + std::to_string(column) + ": " +
-                     json::SyntaxMessage(error);
+    entry->invalid = json::SyntaxMessage(error);
+    entry->invalid_at_column = true;
     return;
   }
   capture_.Collect(&entry->params, arena_);

@@ -45,8 +45,8 @@ void NearMissWarnings(LoadedJobs* jobs) {
   if (jobs->resolved) {  // read and resolved at once: the messages tell
     constexpr std::string_view kPrefix = "params hold '";
     for (const JobOutcome& o : jobs->resolved->outcomes) {
-      if (!o.message || o.message->substr(0, kPrefix.size()) != kPrefix) continue;
-      const std::string_view rest = o.message->substr(kPrefix.size());
+      if (!o.message_text || o.message_text->substr(0, kPrefix.size()) != kPrefix) continue;
+      const std::string_view rest = o.message_text->substr(kPrefix.size());
       const size_t end = rest.find("', not '");
       if (end == std::string_view::npos) continue;
       const std::string_view path = rest.substr(end + 8, rest.find('\'', end + 8) - end - 8);

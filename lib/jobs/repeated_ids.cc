@@ -13,16 +13,15 @@ constexpr size_t kParallelIds = size_t(1) << 16;
 /// Open addressing over one array of (hash tag, entry index), so a
 /// probe rarely reads an id; the slot of an entry a few places ahead is
 /// prefetched, as the table is far larger than the caches.
-template <typename Item>
-std::vector<bool> RepeatedIds(const std::vector<Item>& entries) {
-  const size_t n = entries.size();
+template <typename IdAt>  // TextRef(size_t i): item i's id
+std::vector<bool> RepeatedIdsOf(size_t n, IdAt id_at) {
   std::vector<uint64_t> hashes(n);
   // Hashing reads every entry once: for many, two threads share it.
   size_t half_ids[2] = {0, 0};
   SplitAcrossCores(n, kParallelIds, [&](size_t half, size_t from, size_t to) {
     for (size_t i = from; i < to; ++i) {
-      if (entries[i].id && !entries[i].id->empty()) {
-        hashes[i] = HashText(*entries[i].id);
+      if (const TextRef id = id_at(i); id && !id->empty()) {
+        hashes[i] = HashText(*id);
         ++half_ids[half];
       }
     }
@@ -36,15 +35,16 @@ std::vector<bool> RepeatedIds(const std::vector<Item>& entries) {
   constexpr size_t kAhead = 16;
   for (size_t i = 0; i < n; ++i) {
     if (i + kAhead < n) __builtin_prefetch(&slots[hashes[i + kAhead] & mask]);
-    if (!entries[i].id || entries[i].id->empty()) continue;
-    const std::string_view id = *entries[i].id;
+    const TextRef id_ref = id_at(i);
+    if (!id_ref || id_ref->empty()) continue;
+    const std::string_view id = *id_ref;
     const uint64_t tag = (hashes[i] >> 32) | 1;  // never 0
     for (size_t s = hashes[i] & mask;; s = (s + 1) & mask) {
       if (slots[s] == 0) {
         slots[s] = (tag << 32) | i;
         break;
       }
-      if ((slots[s] >> 32) == tag && *entries[static_cast<uint32_t>(slots[s])].id == id) {
+      if ((slots[s] >> 32) == tag && *id_at(static_cast<uint32_t>(slots[s])) == id) {
         repeated[i] = true;
         break;
       }
@@ -53,7 +53,13 @@ std::vector<bool> RepeatedIds(const std::vector<Item>& entries) {
   return repeated;
 }
 
-template std::vector<bool> RepeatedIds(const std::vector<JobEntry>&);
-template std::vector<bool> RepeatedIds(const std::vector<JobOutcome>&);
+std::vector<bool> RepeatedIds(const std::vector<JobEntry>& entries) {
+  return RepeatedIdsOf(entries.size(), [&](size_t i) { return entries[i].id; });
+}
+
+std::vector<bool> RepeatedIds(const Outcomes& outcomes) {
+  // A compact rejection has no id.
+  return RepeatedIdsOf(outcomes.size(), [&](size_t i) { return outcomes.IsWhole(i) ? outcomes.Whole(i).id : TextRef(); });
+}
 
 }  // namespace rescfg

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "jobs/job.h"
+#include "jobs/outcomes.h"
 
 namespace rescfg {
 
@@ -12,7 +13,7 @@ namespace rescfg {
 /// ids never count). Also over outcomes, whose ids are their entries' ids
 /// (or none when not UTF-8, which makes the entry invalid anyway and
 /// equal to no UTF-8 id).
-template <typename Item>  // JobEntry or JobOutcome
-std::vector<bool> RepeatedIds(const std::vector<Item>& items);
+std::vector<bool> RepeatedIds(const std::vector<JobEntry>& entries);
+std::vector<bool> RepeatedIds(const Outcomes& outcomes);
 
 }  // namespace rescfg

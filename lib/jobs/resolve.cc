@@ -7,8 +7,8 @@
 #include <unordered_map>
 
 #include "joined_thread.h"
-#include "prefault.h"
 #include "jobs/job_directory.h"
+#include "jobs/job_fields.h"
 #include "jobs/need.h"
 #include "jobs/queue_order.h"
 #include "jobs/repeated_ids.h"
@@ -67,7 +67,7 @@ struct ResolvedPart {
   std::vector<uint32_t> queued_outcome;
   std::vector<OrderKey> ordering;     ///< `queued` indexes into this part's `queued`
   std::vector<std::string_view> beyond_nanos;  ///< by queued index; empty when no time has such digits
-  std::vector<size_t> rejected, running;  ///< outcome indexes, in file order
+  std::vector<uint32_t> rejected, running;  ///< outcome indexes, in file order
   QueueMatches matches;               ///< views `text`
 };
 
@@ -78,53 +78,72 @@ class Resolver {
   Resolver(const Config& config, const JobDirectory& dir, const ConfigNames& names, ResolvedPart* part)
       : config_(config), dir_(dir), names_(names), part_(*part) {}
 
-  /// Resolves entries[0, count) into outcomes[first, first + count);
-  /// `repeated` (by outcome index; null: no id repeats) marks duplicate ids.
+  /// Resolves entries[0, count) into outcome slots [first, first + count);
+  /// `repeated` (by slot; null: no id repeats) marks duplicate ids.
   void Resolve(const JobEntry* entries, size_t count, size_t first, const std::vector<bool>* repeated,
-               JobOutcome* outcomes);
+               Outcomes::Writer* outcomes);
 
  private:
+  /// Resolves entry `e` of slot `i` into `out`.
+  void ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* repeated, JobOutcome& out);
+
   TextRef Keep(TextRef t) { return t ? TextRef(part_.text.Keep(*t)) : TextRef(); }
   TextRef Keep(std::string_view t) { return part_.text.Keep(t); }
   TextRef Keep(const std::string& t) { return part_.text.Keep(t); }
 
-  /// Marks the outcome rejected; the message starts with the entry's line so
-  /// the user can find it in the file.
+  /// Marks the outcome rejected. Its message's place is the entry's line
+  /// (the user finds it in the file), and its column where one line holds
+  /// many entries (a ClearML document) or the reader found the problem
+  /// there. A rejection that carries nothing of its entry is kept compact.
   void Reject(JobOutcome* out, const JobEntry& entry, const char* reason, const std::string& message) {
     out->status = JobStatus::kRejected;
     out->reason = reason;
-    part_.rejected.push_back(static_cast<size_t>(out - outcomes_));
-    // Readers already name the line of a problem with the whole entry. A
-    // ClearML document may hold many tasks on a line: the column tells.
-    const bool named = message.rfind("line ", 0) == 0;
-    std::string where = "line " + std::to_string(entry.mark.line);
-    if (entry.clearml_task && entry.mark.column > 1) where += ", column " + std::to_string(entry.mark.column);
-    out->message = Keep(entry.mark.line > 0 && !named ? where + ": " + message : message);
+    part_.rejected.push_back(static_cast<uint32_t>(slot_));
     out->policy = Keep(Utf8OrNone(entry.policy));
     out->profile = Keep(Utf8OrNone(entry.profile));
     out->pool.reset();
     out->queue.reset();
     out->resources.reset();
     out->link.reset();
+    const EntryPlace place = PlaceOf(entry);
+    out->message_line = place.line;
+    out->message_column = place.column;
+    if (!out->id && !out->policy && !out->profile && !out->name && !out->node && out->need_source == NeedSource() &&
+        !out->warning &&
+        outcomes_->Compact(slot_, out->entry, out->message_line, out->message_column, reason, message, &part_.text)) {
+      kept_ = true;
+      return;
+    }
+    out->message_text = Keep(message);
   }
 
   const Config& config_;
   const JobDirectory& dir_;
   const ConfigNames& names_;
   ResolvedPart& part_;
-  JobOutcome* outcomes_ = nullptr;  ///< of the range being resolved
+  Outcomes::Writer* outcomes_ = nullptr;  ///< of the range being resolved
+  size_t slot_ = 0;                       ///< of the entry being resolved
+  bool kept_ = false;                     ///< its outcome is kept already (compact)
 };
 
 void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, const std::vector<bool>* repeated,
-                       JobOutcome* outcomes) {
-  const ConfigNames& names = names_;
+                       Outcomes::Writer* outcomes) {
   outcomes_ = outcomes;
+  for (size_t i = first; i < first + count; ++i) {
+    JobOutcome out;
+    slot_ = i;
+    kept_ = false;
+    ResolveOne(entries[i - first], i, repeated, out);
+    if (!kept_) outcomes->Whole(i, out);
+  }
+  if (!part_.beyond_nanos.empty()) part_.beyond_nanos.resize(part_.queued.size());
+}
+
+void Resolver::ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* repeated, JobOutcome& out) {
+  const ConfigNames& names = names_;
   std::vector<OrderKey>& ordering = part_.ordering;
   std::vector<std::string_view>& beyond_nanos = part_.beyond_nanos;
-
-  for (size_t i = first; i < first + count; ++i) {
-    const JobEntry& e = entries[i - first];
-    JobOutcome& out = outcomes[i];
+  {
     out.entry = static_cast<uint32_t>(e.entry);
     std::string invalid = e.invalid;
     for (auto [field, text] : {std::pair{"id", e.id}, {"policy", e.policy}, {"profile", e.profile},
@@ -187,12 +206,12 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
           if (source == "invalid") invalid = note;
         }
       }
-      if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); continue; }
-      if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + Str(out.id) + "' appears earlier in the file"); continue; }
+      if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); return; }
+      if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + Str(out.id) + "' appears earlier in the file"); return; }
       auto pool = e.clearml_task ? task.pool : JobDirectory::Find(dir_.pools, e.pool);
       if (!pool && !e.clearml_task) {
         Reject(&out, e, "unknown-pool", "pool '" + Str(e.pool) + "' is not in the configuration");
-        continue;
+        return;
       }
       // A task whose pool cannot be told holds in none (PlaceTask gave it a policy).
       if (pool) {
@@ -234,10 +253,10 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
           out.node = Keep(e.node);
         }
       }
-      if (!message.empty()) out.message = Keep(message);
+      if (!message.empty()) out.message_text = Keep(message);
       part_.holdings.push_back(held);
       part_.running.push_back(i);
-      continue;
+      return;
     }
 
     // Queued.
@@ -267,21 +286,21 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
                   "' is not an RFC 3339 time such as 2026-11-29T10:00:00Z";
       }
     }
-    if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); continue; }
-    if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + Str(out.id) + "' appears earlier in the file"); continue; }
+    if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); return; }
+    if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + Str(out.id) + "' appears earlier in the file"); return; }
     if (e.queue && !via_queue) {
       Reject(&out, e, "unknown-queue",
              "no policy has a queue named '" + Str(e.queue) + "'" +
                  (e.queue_from_id ? " (an execution.queue ID that no queue of --clearml-queues lists is taken as a name)"
                                   : ""));
-      continue;
+      return;
     }
-    if (!policy) { Reject(&out, e, "unknown-policy", "policy '" + Str(e.policy) + "' is not in the configuration"); continue; }
-    if (!profile) { Reject(&out, e, "unknown-profile", "profile '" + Str(e.profile) + "' is not in the configuration"); continue; }
+    if (!policy) { Reject(&out, e, "unknown-policy", "policy '" + Str(e.policy) + "' is not in the configuration"); return; }
+    if (!profile) { Reject(&out, e, "unknown-profile", "profile '" + Str(e.profile) + "' is not in the configuration"); return; }
     if (!dir_.Allowed(*policy, *profile)) {
       Reject(&out, e, "profile-not-allowed", "policy '" + config_.policies[*policy].name + "' does not list profile '" +
                                               config_.profiles[*profile].name + "'");
-      continue;
+      return;
     }
     out.status = JobStatus::kPending;
     out.policy = names.policies[*policy];
@@ -293,10 +312,10 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
     if (out.need_source == "invalid") {
       out.need_source = {};
       Reject(&out, e, "invalid-job", note);
-      continue;
+      return;
     }
     out.resources = need;
-    if (!note.empty()) out.message = Keep(note);  // kept for pending jobs' messages
+    if (!note.empty()) out.message_text = Keep(note);  // kept for pending jobs' messages
     QueuedJob job;
     job.policy = *policy;
     job.profile = *profile;
@@ -310,8 +329,6 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
     part_.queued.push_back(job);
     part_.queued_outcome.push_back(static_cast<uint32_t>(i));
   }
-
-  if (!beyond_nanos.empty()) beyond_nanos.resize(part_.queued.size());
 }
 
 /// Room for `room` entries in a part: one that later takes the next one's
@@ -320,6 +337,7 @@ void Reserve(ResolvedPart* part, size_t room) {
   part->queued.reserve(room);
   part->queued_outcome.reserve(room);
   part->ordering.reserve(room);
+  part->rejected.reserve(room);
 }
 
 /// Appends `part` (the entries after those already in `into`) to `into`.
@@ -348,11 +366,11 @@ void Join(ResolvedPart&& part, ResolvedPart* into) {
 /// Running jobs that name a node (rescfg-scheduling(7), THE PASS v3): per pool, distinct names in
 /// input order of first appearance are machines 1, 2, ...; a name beyond
 /// the last machine holds in the pool only, with a message.
-void AssignMachines(const Config& config, ResolvedPart* part, std::vector<JobOutcome>& outcomes) {
+void AssignMachines(const Config& config, ResolvedPart* part, Outcomes& outcomes) {
   std::unordered_map<uint32_t, std::unordered_map<std::string_view, uint32_t>> names;  // by pool
   for (size_t k = 0; k < part->holdings.size() && k < part->running.size(); ++k) {
     Holding& h = part->holdings[k];
-    JobOutcome& out = outcomes[part->running[k]];
+    JobOutcome& out = outcomes.Whole(part->running[k]);
     if (h.machine != Holding::kBestFit || !out.node || !h.pool) continue;
     const PoolNodes& nodes = *config.pools[*h.pool].nodes;
     auto& known = names[*h.pool];
@@ -366,7 +384,7 @@ void AssignMachines(const Config& config, ResolvedPart* part, std::vector<JobOut
     std::string note = "node '" + std::string(*out.node) + "' is the " + std::to_string(it->second + 1) +
                        "th distinct node named in pool '" + config.pools[*h.pool].name + "', which has " +
                        std::to_string(nodes.count) + " machines; it holds in the pool only, on no machine";
-    out.message = part->text.Keep(out.message ? std::string(*out.message) + "; " + note : note);
+    out.message_text = part->text.Keep(out.message_text ? std::string(*out.message_text) + "; " + note : note);
   }
 }
 
@@ -396,16 +414,22 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
   const JobDirectory dir(config);
   const std::vector<bool> repeated = RepeatedIds(entries);
   const size_t n = entries.size();
-  ResizePrefaulted(&resolved.outcomes, n);
-  JobOutcome* outcomes = resolved.outcomes.data();
+  resolved.outcomes.Reserve(n);
   // Entries are independent once repeated ids are known: the second half
   // is resolved beside the first and joined after it, as if in one pass.
   ResolvedPart parts[2];
+  size_t second_from = n;
+  std::optional<Outcomes::Writer> writers[2];
   const size_t parallel_from = threads == ResolveThreads::kAuto ? kParallelEntries : SIZE_MAX;
   const bool split = SplitAcrossCores(n, parallel_from, [&](size_t half, size_t from, size_t to) {
     Reserve(&parts[half], n - from);
-    Resolver(config, dir, resolved.names, &parts[half]).Resolve(entries.data() + from, to - from, from, &repeated, outcomes);
+    if (half == 1) second_from = from;
+    writers[half].emplace(&resolved.outcomes, from);
+    Resolver(config, dir, resolved.names, &parts[half])
+        .Resolve(entries.data() + from, to - from, from, &repeated, &*writers[half]);
   });
+  if (!writers[1]) writers[1].emplace(&resolved.outcomes, n);
+  resolved.outcomes.Join(std::move(*writers[0]), second_from, std::move(*writers[1]), n - second_from, second_from);
   if (split) Join(std::move(parts[1]), &parts[0]);
   AssignMachines(config, &parts[0], resolved.outcomes);
   PutInQueueOrder(std::move(parts[0]), &resolved);
@@ -416,14 +440,17 @@ struct ResolutionAsRead::State {
   State(const Config& c, size_t room, size_t second, std::vector<bool> known)
       : config(c), dir(c), second_from(second), repeated(std::move(known)) {
     resolved.names = CopyNames(config, &resolved.text);
-    ResizePrefaulted(&resolved.outcomes, room);
+    resolved.outcomes.Reserve(room);
     Reserve(&parts[0], room);
     Reserve(&parts[1], room - second_from);
+    writers[0].emplace(&resolved.outcomes, 0);
+    writers[1].emplace(&resolved.outcomes, second_from);
   }
   const Config& config;
   const JobDirectory dir;
   ResolvedJobs resolved;
   ResolvedPart parts[2];
+  std::optional<Outcomes::Writer> writers[2];  ///< per half
   size_t filled[2] = {0, 0};
   size_t second_from;
   std::vector<bool> repeated;  ///< by slot; empty: none known
@@ -438,29 +465,24 @@ void ResolutionAsRead::Resolve(size_t half, const JobEntry* entries, size_t coun
   State& s = *state_;
   const size_t first = (half == 0 ? 0 : s.second_from) + s.filled[half];
   Resolver(s.config, s.dir, s.resolved.names, &s.parts[half])
-      .Resolve(entries, count, first, s.repeated.empty() ? nullptr : &s.repeated, s.resolved.outcomes.data());
+      .Resolve(entries, count, first, s.repeated.empty() ? nullptr : &s.repeated, &*s.writers[half]);
   s.filled[half] += count;
 }
 
 std::optional<ResolvedJobs> ResolutionAsRead::Finish(std::vector<bool>* repeated_slots) && {
   State& s = *state_;
-  std::vector<JobOutcome>& outcomes = s.resolved.outcomes;
+  Outcomes& outcomes = s.resolved.outcomes;
   // The first half's blank lines left slots over: the second half's
   // outcomes move down, renumbered, and what points at them follows.
   const size_t gap = s.second_from - s.filled[0];
+  outcomes.Join(std::move(*s.writers[0]), s.filled[0], std::move(*s.writers[1]), s.filled[1], s.second_from);
   if (gap > 0 && s.filled[1] > 0) {
-    for (size_t k = 0; k < s.filled[1]; ++k) {
-      JobOutcome& moved = outcomes[s.filled[0] + k];
-      moved = std::move(outcomes[s.second_from + k]);
-      moved.entry -= static_cast<uint32_t>(gap);
-    }
     ResolvedPart& second = s.parts[1];
     for (QueuedJob& job : second.queued) job.position -= static_cast<uint32_t>(gap);
     for (uint32_t& index : second.queued_outcome) index -= static_cast<uint32_t>(gap);
-    for (size_t& index : second.rejected) index -= gap;
-    for (size_t& index : second.running) index -= gap;
+    for (uint32_t& index : second.rejected) index -= static_cast<uint32_t>(gap);
+    for (uint32_t& index : second.running) index -= static_cast<uint32_t>(gap);
   }
-  outcomes.resize(s.filled[0] + s.filled[1]);
   // A repeated id makes the later entry a duplicate (unless invalid
   // anyway): rare, and then read again knowing which. The ids are looked
   // at beside the join (which moves no outcome and no text).

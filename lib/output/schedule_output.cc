@@ -58,17 +58,27 @@ void NodeField(FlatRecord& rec, const JobOutcome& j) {
   if (j.node) rec.Add("node", j.node);
 }
 
+/// The message, with its place when it has one (a rejection's line).
+void AddMessage(FlatRecord& rec, const JobOutcome& j) {
+  if (MessageIsText(j)) {
+    rec.Add("message", j.message_text);
+  } else {
+    rec.Add("message", MessageOf(j));
+  }
+}
+
 void AssignmentRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("pool", j.pool).Add("queue", j.queue)
       .Add("link", j.link).Add("resources", j.resources).Add("needSource", j.need_source);
-  if (j.message) rec.Add("message", j.message);
+  if (HasMessage(j)) AddMessage(rec, j);
   NameField(rec, j);
   NodeField(rec, j);
 }
 
 void RunningRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("pool", j.pool).Add("queue", j.queue)
-      .Add("resources", j.resources).Add("message", j.message);
+      .Add("resources", j.resources);
+  AddMessage(rec, j);
   NameField(rec, j);
   NodeField(rec, j);
 }
@@ -78,14 +88,16 @@ bool HasNeedSource(const JobOutcome& j) { return j.status == JobStatus::kAssigne
 
 void PendingRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id).Add("policy", j.policy).Add("profile", j.profile).Add("resources", j.resources)
-      .Add("needSource", j.need_source).Add("reason", j.reason).Add("message", j.message);
+      .Add("needSource", j.need_source).Add("reason", j.reason);
+  AddMessage(rec, j);
   NameField(rec, j);
 }
 
 void RejectedRecord(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id);
   if (!j.id) rec.Add("entry", uint64_t(j.entry));
-  rec.Add("policy", j.policy).Add("profile", j.profile).Add("reason", j.reason).Add("message", j.message);
+  rec.Add("policy", j.policy).Add("profile", j.profile).Add("reason", j.reason);
+  AddMessage(rec, j);
   NameField(rec, j);
 }
 
@@ -94,8 +106,8 @@ void JobLine(FlatRecord& rec, const JobOutcome& j) {
   rec.Add("job", j.id);
   if (!j.id) rec.Add("entry", uint64_t(j.entry));
   rec.Add("status", JobStatusName(j.status)).Add("policy", j.policy).Add("profile", j.profile)
-      .Add("pool", j.pool).Add("queue", j.queue).Add("resources", j.resources).Add("reason", j.reason)
-      .Add("message", j.message);
+      .Add("pool", j.pool).Add("queue", j.queue).Add("resources", j.resources).Add("reason", j.reason);
+  AddMessage(rec, j);
   // v2 fields, after those of rescfg(5), SCHEDULE OUTPUT.
   if (HasNeedSource(j)) rec.Add("needSource", j.need_source);
   if (j.resources) {
@@ -115,7 +127,12 @@ std::string RenderDocument(const ScheduleReport& r, RecordStyle style) {
   doc.Record("summary", [&](FlatRecord& rec) { SummaryRecord(rec, r); });
   doc.List("pools", r.pools, PoolRecord);
   doc.List("policies", r.policies, PolicyRecord);
-  auto job = [&](auto make) { return [&r, make](FlatRecord& rec, size_t i) { make(rec, r.jobs[i]); }; };
+  auto job = [&](auto make) {
+    return [&r, make](FlatRecord& rec, size_t i) {
+      JobOutcome scratch;
+      make(rec, r.jobs.At(i, &scratch));
+    };
+  };
   doc.List("assignments", r.assignments, job(AssignmentRecord));
   doc.List("pending", r.pending, job(PendingRecord));
   doc.List("rejected", r.rejected, job(RejectedRecord));
@@ -130,7 +147,7 @@ class JobLineWriter {
   /// False when the job's text might not fit; use JobLine then.
   bool Fits(const JobOutcome& j) const {
     size_t text = j.id->size() + j.policy->size() + j.profile->size() + j.pool->size() + j.queue->size() +
-                  j.reason->size() + j.message->size() + j.name->size() + j.node->size();
+                  j.reason->size() + j.message_text->size() + j.name->size() + j.node->size();
     return 6 * text + 512 <= sizeof(buffer_);
   }
   /// Appends the line (with its newline) to `out`.
@@ -161,7 +178,12 @@ class JobLineWriter {
     Raw(", \"reason\": ");
     Text(j.reason);
     Raw(", \"message\": ");
-    Text(j.message);
+    if (MessageIsText(j)) {
+      Text(j.message_text);
+    } else {
+      placed_ = MessageOf(j);
+      Text(TextRef(placed_));
+    }
     if (HasNeedSource(j)) {
       Raw(", \"needSource\": \"");
       Raw(j.need_source);
@@ -206,12 +228,14 @@ class JobLineWriter {
   char buffer_[16384];
   char* p_ = buffer_;
   std::string escaped_;
+  std::string placed_;  ///< a message with its place
 };
 
 /// Appends the lines of jobs [from, to) to `out`.
 void RenderJobLines(const ScheduleReport& r, size_t from, size_t to, JobLineWriter* writer, std::string* out) {
+  JobOutcome scratch;
   for (size_t i = from; i < to; ++i) {
-    const JobOutcome& j = r.jobs[i];
+    const JobOutcome& j = r.jobs.At(i, &scratch);
     if (writer->Fits(j)) {
       writer->Write(j, out);
     } else {
@@ -239,7 +263,7 @@ bool RenderJsonLines(const ScheduleReport& r, std::string* out,
     size_t estimate = 0;
     for (const JobOutcome& j : r.jobs) {
       estimate += 192 + size(j.id) + size(j.policy) + size(j.profile) + size(j.pool) + size(j.queue) +
-                  size(j.reason) + size(j.message) + size(j.name);
+                  size(j.reason) + size(j.message_text) + 32 + size(j.name);
     }
     out->reserve(estimate);
     RenderJobLines(r, 0, n, writer.get(), out);
@@ -287,12 +311,13 @@ std::string RenderTable(const ScheduleReport& r) {
   auto add_job = [&](const JobOutcome& j) {
     rows.push_back({j.id ? text(j.id) : "#" + std::to_string(j.entry), JobStatusName(j.status), text(j.policy),
                     text(j.profile), text(j.pool), text(j.queue), j.resources ? HumanAmount(*j.resources) : "-",
-                    text(j.reason), text(j.message)});
+                    text(j.reason), HasMessage(j) ? VisibleText(MessageOf(j)) : std::string("-")});
   };
-  for (size_t i : r.running) add_job(r.jobs[i]);
-  for (size_t i : r.assignments) add_job(r.jobs[i]);
-  for (size_t i : r.pending) add_job(r.jobs[i]);
-  for (size_t i : r.rejected) add_job(r.jobs[i]);
+  JobOutcome scratch;
+  for (size_t i : r.running) add_job(r.jobs.At(i, &scratch));
+  for (size_t i : r.assignments) add_job(r.jobs.At(i, &scratch));
+  for (size_t i : r.pending) add_job(r.jobs.At(i, &scratch));
+  for (size_t i : r.rejected) add_job(r.jobs.At(i, &scratch));
   size_t job_rows = rows.size();
   rows.push_back({});
   rows.push_back({"POOL", "QUEUE", "IN USE", "SIZE", "FREE", ""});

@@ -31,10 +31,10 @@ std::vector<std::string> RunningWarnings(const ScheduleReport& report, size_t li
   std::vector<std::string> lines;
   size_t more = 0;
   for (size_t i : report.running) {
-    const JobOutcome& job = report.jobs[i];
+    const JobOutcome& job = report.jobs.Whole(i);  // running: kept whole
     if (!job.warning) continue;
     if (lines.size() < limit) {
-      lines.push_back(std::string(*job.id) + ": " + std::string(*job.message));
+      lines.push_back(std::string(*job.id) + ": " + MessageOf(job));
     } else {
       ++more;
     }

@@ -88,7 +88,11 @@ bool RenderDocument(const SimulationReport& r, RecordStyle style, const std::fun
   doc.List("pools", r.pools, PoolRecord);
   doc.List("jobs", r.entries, [](FlatRecord& rec, const SimEntry& e) {
     EntryRecord(rec, e);
-    rec.Add("message", e.outcome.message);
+    if (MessageIsText(e.outcome)) {
+      rec.Add("message", e.outcome.message_text);
+    } else {
+      rec.Add("message", MessageOf(e.outcome));
+    }
   });
   return sink(doc.Finish());
 }

@@ -27,7 +27,7 @@ namespace {
 
 /// Appends `note` to a job's message ("; " between notes).
 void AddNote(ScheduleReport* report, JobOutcome* job, const std::string& note) {
-  job->message = report->text.Keep(job->message ? std::string(*job->message) + "; " + note : note);
+  job->message_text = report->text.Keep(job->message_text ? std::string(*job->message_text) + "; " + note : note);
 }
 
 /// Teams whose running jobs alone hold more than their limit (the limit was
@@ -51,7 +51,7 @@ void FlagRunningJobs(const Config& config, const std::vector<Holding>& holdings,
   }
   if (over.empty()) return;
   for (size_t i : report->running) {
-    JobOutcome& job = report->jobs[i];
+    JobOutcome& job = report->jobs.Whole(i);
     auto it = job.policy ? over.find(*job.policy) : over.end();
     if (it == over.end()) continue;
     const PolicySummary& policy = *it->second;
@@ -75,23 +75,23 @@ void FillPending(const SchedulingResult& result, const ResolvedJobs& resolved,
   constexpr size_t kAhead = 8;
   for (size_t k = from; k < to; ++k) {
     if (k + 2 * kAhead < to) __builtin_prefetch(&resolved.queued_outcome[result.pending[k + 2 * kAhead].job]);
-    if (k + kAhead < to) __builtin_prefetch(&report->jobs[resolved.queued_outcome[result.pending[k + kAhead].job]]);
+    if (k + kAhead < to) __builtin_prefetch(&report->jobs.Whole(resolved.queued_outcome[result.pending[k + kAhead].job]));
     const PendingJob& pending = result.pending[k];
     const size_t index = resolved.queued_outcome[pending.job];
-    JobOutcome& out = report->jobs[index];
+    JobOutcome& out = report->jobs.Whole(index);
     out.status = JobStatus::kPending;
     out.reason = PendingReasonName(pending.reason);
-    if (!pending.blocked_by && !out.message) {
-      out.message = messages[pending.message];
+    if (!pending.blocked_by && !out.message_text) {
+      out.message_text = messages[pending.message];
     } else {
       std::string message(messages[pending.message]);
       if (pending.blocked_by) {
-        const auto& blocker = report->jobs[resolved.queued_outcome[*pending.blocked_by]];
+        const auto& blocker = report->jobs.Whole(resolved.queued_outcome[*pending.blocked_by]);
         message += " (" + blocker.id.value_or("?") + ")";
       }
       // A fallback note from need resolution stays visible after the reason.
-      if (out.message) message += "; " + std::string(*out.message);
-      out.message = text->Keep(message);
+      if (out.message_text) message += "; " + std::string(*out.message_text);
+      out.message_text = text->Keep(message);
     }
     report->pending[k] = index;
   }
@@ -122,13 +122,13 @@ void NameMachines(const Config& config, const ResolvedJobs& resolved, const Sche
   };
   for (const Placement& p : result.placements) {
     if (p.machine == Placement::kNoMachine) continue;
-    JobOutcome& out = report->jobs[resolved.queued_outcome[p.job]];
+    JobOutcome& out = report->jobs.Whole(resolved.queued_outcome[p.job]);
     out.node = report->text.Keep(MachineNumbers(p.machine, spans_of(result.job_spans, p.job)));
   }
   const auto& holdings = resolved.input.holdings;
   for (size_t k = 0; k < holdings.size() && k < report->running.size(); ++k) {
     if (!holdings[k].pool || !config.pools[*holdings[k].pool].nodes) continue;
-    JobOutcome& out = report->jobs[report->running[k]];
+    JobOutcome& out = report->jobs.Whole(report->running[k]);
     const uint32_t machine = k < result.holding_machine.size() ? result.holding_machine[k] : Placement::kNoMachine;
     if (holdings[k].machine != Holding::kBestFit) continue;  // named, or held in the pool only: said already
     if (machine == Placement::kNoMachine) {
@@ -152,7 +152,7 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
   report.assignments.reserve(result.placements.size());
   for (const Placement& placement : result.placements) {
     size_t index = resolved.queued_outcome[placement.job];
-    JobOutcome& out = report.jobs[index];
+    JobOutcome& out = report.jobs.Whole(index);
     const auto& links = names.links[resolved.input.queued[placement.job].profile];
     out.status = JobStatus::kAssigned;
     out.pool = names.pools[placement.pool];
@@ -192,7 +192,7 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
   // Over-full pools are reported on each running job they hold.
   for (size_t i : report.running) {
     if (overfull.empty()) break;
-    JobOutcome& job = report.jobs[i];
+    JobOutcome& job = report.jobs.Whole(i);
     auto it = overfull.find(*job.pool);
     if (it == overfull.end()) continue;
     AddNote(&report, &job,

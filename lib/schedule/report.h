@@ -40,11 +40,11 @@ struct PolicySummary {
 struct ScheduleReport {
   TextArena text;                      ///< what the jobs' text views
   bool enabled = true;
-  std::vector<JobOutcome> jobs;        ///< every entry, in input order
+  Outcomes jobs;                       ///< every entry, in input order
   std::vector<size_t> assignments;     ///< indexes into jobs, in placement order
   std::vector<size_t> pending;         ///< indexes into jobs, in queue order
-  std::vector<size_t> rejected;        ///< indexes into jobs, in file order
-  std::vector<size_t> running;         ///< indexes into jobs, in file order
+  std::vector<uint32_t> rejected;      ///< indexes into jobs, in file order
+  std::vector<uint32_t> running;       ///< indexes into jobs, in file order
   std::vector<PoolSummary> pools;      ///< configuration order
   std::vector<PolicySummary> policies; ///< configuration order
   size_t running_count = 0;

@@ -68,7 +68,7 @@ class Assembler {
 
     r_.entries.resize(trace_.jobs.outcomes.size());
     for (size_t i = 0; i < r_.entries.size(); ++i) r_.entries[i].outcome = trace_.jobs.outcomes[i];
-    std::vector<JobOutcome>().swap(trace_.jobs.outcomes);  // copied: free before the statistics
+    Outcomes().swap(trace_.jobs.outcomes);  // copied: free before the statistics
     for (uint32_t k = 0; k < trace_.jobs.input.queued.size(); ++k) Queued(k);
     for (uint32_t h = 0; h < trace_.holding_outcome.size(); ++h) Running(h);
     for (SimEntry& e : r_.entries) {
@@ -110,7 +110,7 @@ class Assembler {
     e.status = SimStatus::kPending;
     if (!sim_.joined[k]) {
       out.reason = "not-submitted";
-      out.message = r_.text.Keep("submitted after the end of the simulation (" + FormatSimTime(*r_.end) + ")");
+      out.message_text = r_.text.Keep("submitted after the end of the simulation (" + FormatSimTime(*r_.end) + ")");
       return;
     }
     if (!sim_.started[k]) {
@@ -122,8 +122,8 @@ class Assembler {
         const JobOutcome& blocker = r_.entries[trace_.jobs.queued_outcome[*pending.blocked_by]].outcome;
         message += " (" + blocker.id.value_or("?") + ")";
       }
-      if (out.message) message += "; " + std::string(*out.message);  // a need's fallback note
-      out.message = r_.text.Keep(message);
+      if (out.message_text) message += "; " + std::string(*out.message_text);  // a need's fallback note
+      out.message_text = r_.text.Keep(message);
       return;
     }
     const Placement& placed = sim_.placement[k];

@@ -14,7 +14,7 @@ void ExpectSameOutcome(const JobOutcome& a, const JobOutcome& b, size_t i) {
   ASSERT_EQ(a.queue, b.queue) << i;
   ASSERT_EQ(a.link, b.link) << i;
   ASSERT_EQ(a.reason, b.reason) << i;
-  ASSERT_EQ(a.message, b.message) << i;
+  ASSERT_EQ(MessageOf(a), MessageOf(b)) << i;
   ASSERT_EQ(a.name, b.name) << i;
   ASSERT_EQ(a.resources, b.resources) << i;
   ASSERT_EQ(a.need_source, b.need_source) << i;

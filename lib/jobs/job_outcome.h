@@ -1,0 +1,88 @@
+#pragma once
+/// One input entry's outcome (rescfg(5), SCHEDULE OUTPUT): what resolution and the
+/// pass decide for it, as the outputs write it.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "quantity.h"
+#include "text_ref.h"
+
+namespace rescfg {
+
+enum class JobStatus : uint8_t { kAssigned, kPending, kRejected, kRunning };
+inline const char* JobStatusName(JobStatus s) {
+  switch (s) {
+    case JobStatus::kAssigned: return "assigned";
+    case JobStatus::kPending: return "pending";
+    case JobStatus::kRejected: return "rejected";
+    case JobStatus::kRunning: return "running";
+  }
+  return "pending";
+}
+
+/// Where a job's need came from ("allotment", "parameter", "fallback",
+/// "holding", "invalid", or none), in one byte instead of a view: every
+/// outcome carries it. Reads and compares as its name.
+class NeedSource {
+ public:
+  constexpr NeedSource() = default;
+  NeedSource(std::string_view name) {  // NOLINT: assigned from its name
+    for (uint8_t i = 1; i < kNames.size(); ++i) {
+      if (kNames[i] == name) code_ = i;
+    }
+  }
+  NeedSource(const char* name) : NeedSource(std::string_view(name)) {}  // NOLINT
+  std::string_view name() const { return kNames[code_]; }
+  operator std::string_view() const { return name(); }  // NOLINT: reads as its name
+  friend bool operator==(NeedSource a, NeedSource b) { return a.code_ == b.code_; }
+  friend bool operator==(NeedSource a, std::string_view b) { return a.name() == b; }
+  friend bool operator==(NeedSource a, const char* b) { return a.name() == std::string_view(b); }
+
+ private:
+  static constexpr std::array<std::string_view, 6> kNames = {"", "allotment", "parameter", "fallback",
+                                                              "holding", "invalid"};
+  uint8_t code_ = 0;
+};
+
+/// One input entry's outcome. Fields follow the JSONL object of rescfg(5), SCHEDULE OUTPUT.
+/// Text views the report's arena (names and messages are stored once and
+/// shared) or static text: an outcome is valid while its report lives.
+struct JobOutcome {
+  TextRef id;                         ///< null for an entry with no usable id
+  TextRef policy, profile;            ///< resolved names, or as given when rejected
+  TextRef pool, queue;                ///< assigned and running
+  TextRef link;                       ///< assigned: the link's name ("" if unnamed)
+  TextRef reason;                     ///< pending and rejected (static text)
+  /// Pending, rejected, running with a warning; without its place: a
+  /// rejection's message starts with the line (and column) of its entry,
+  /// which are kept apart so that one text serves many entries. Read it
+  /// whole with MessageOf().
+  TextRef message_text;
+  TextRef name;                       ///< a ClearML task's name, carried to the outputs (rescfg(5), JOBS FILE, ClearML task snapshots)
+  TextRef node;                       ///< running in a pool with nodes: the machine it names, if any
+  std::optional<Quantity> resources;  ///< need (assigned, pending) or holding (running)
+  uint32_t entry = 0;                 ///< 1-based entry number
+  JobStatus status = JobStatus::kPending;
+  NeedSource need_source;             ///< assigned, pending and running
+  bool warning = false;               ///< running: its message is also a warning on stderr
+  uint32_t message_line = 0;          ///< the message's place: "line N: " (0: none)
+  uint32_t message_column = 0;        ///< and ", column C" after the line (0: none)
+};
+
+/// "line 3: ", "line 3, column 7: ", or "" for line 0.
+std::string PlaceText(uint32_t line, uint32_t column);
+
+/// The outcome's message with its place ("line 3, column 7: ..."); empty
+/// when it has none.
+std::string MessageOf(const JobOutcome& outcome);
+/// Whether it has one.
+inline bool HasMessage(const JobOutcome& outcome) { return outcome.message_text.has_value(); }
+/// Its message as text kept elsewhere when it has no place to add (most do
+/// not: pending and running jobs' messages), so that writers copy nothing.
+inline bool MessageIsText(const JobOutcome& outcome) { return outcome.message_line == 0; }
+
+}  // namespace rescfg

@@ -1,0 +1,194 @@
+#include "jobs/outcomes.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <string>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
+#include "prefault.h"
+
+namespace rescfg {
+
+// Whole outcomes are moved as bytes and never destroyed one by one.
+static_assert(std::is_trivially_copyable_v<JobOutcome> && std::is_trivially_destructible_v<JobOutcome>);
+
+namespace {
+
+/// Whole outcomes' memory is populated this many records at a time as a
+/// writer reaches it (about 4 MB: one request instead of a fault per page).
+constexpr size_t kPopulateRecords = (size_t(4) << 20) / sizeof(JobOutcome);
+/// Slots hold an index shifted by one bit.
+constexpr size_t kMaxEntries = size_t(1) << 31;
+
+}  // namespace
+
+std::string PlaceText(uint32_t line, uint32_t column) {
+  if (line == 0) return "";
+  std::string out = "line " + std::to_string(line);
+  if (column > 0) out += ", column " + std::to_string(column);
+  return out + ": ";
+}
+
+std::string MessageOf(const JobOutcome& outcome) {
+  if (!outcome.message_text) return "";
+  return PlaceText(outcome.message_line, outcome.message_column) + std::string(*outcome.message_text);
+}
+
+const std::vector<std::string_view>& RejectReasons() {
+  static const std::vector<std::string_view> kReasons = {"invalid-job",     "duplicate-id",    "unknown-pool",
+                                                          "unknown-queue",   "unknown-policy",  "unknown-profile",
+                                                          "profile-not-allowed"};
+  return kReasons;
+}
+
+template <typename T>
+Outcomes::Records<T>::Records(const Records& other) {
+  Grow(other.size);
+  if (other.size > 0) std::memcpy(static_cast<void*>(data), other.data, other.size * sizeof(T));
+  size = other.size;
+}
+
+template <typename T>
+Outcomes::Records<T>::Records(Records&& other) noexcept
+    : data(std::exchange(other.data, nullptr)),
+      size(std::exchange(other.size, 0)),
+      capacity(std::exchange(other.capacity, 0)) {}
+
+template <typename T>
+Outcomes::Records<T>& Outcomes::Records<T>::operator=(Records other) noexcept {
+  std::swap(data, other.data);
+  std::swap(size, other.size);
+  std::swap(capacity, other.capacity);
+  return *this;
+}
+
+template <typename T>
+Outcomes::Records<T>::~Records() {
+  if (data) ::operator delete(data, std::align_val_t(alignof(T)));
+}
+
+template <typename T>
+void Outcomes::Records<T>::Grow(size_t to) {
+  if (to <= capacity) return;
+  // Large blocks come straight from the kernel: pages never written are never taken.
+  T* grown = static_cast<T*>(::operator new(to * sizeof(T), std::align_val_t(alignof(T))));
+  if (size > 0) std::memcpy(static_cast<void*>(grown), data, size * sizeof(T));
+  if (data) ::operator delete(data, std::align_val_t(alignof(T)));
+  data = grown;
+  capacity = to;
+}
+
+template struct Outcomes::Records<JobOutcome>;
+template struct Outcomes::Records<CompactRejection>;
+
+JobOutcome Outcomes::Make(uint32_t slot) const {
+  if ((slot & 1) == 0) return whole_.data[slot >> 1];
+  const CompactRejection& c = compact_.data[slot >> 1];
+  JobOutcome out;
+  out.entry = c.entry;
+  out.status = JobStatus::kRejected;
+  out.reason = RejectReasons()[c.reason];
+  out.message_text = messages_[c.message];
+  out.message_line = c.line;
+  out.message_column = c.column;
+  return out;
+}
+
+const JobOutcome Outcomes::operator[](size_t i) const { return Make(slots_[i]); }
+
+const JobOutcome& Outcomes::Iterator::operator*() const { return store_->At(i_, &made_); }
+
+void Outcomes::push_back(const JobOutcome& outcome) {
+  if (slots_.size() + 1 >= kMaxEntries) throw std::length_error("more than 2^31 entries");
+  if (whole_.size == whole_.capacity) whole_.Grow(std::max<size_t>(16, whole_.capacity * 2));
+  new (whole_.data + whole_.size) JobOutcome(outcome);
+  slots_.push_back(static_cast<uint32_t>(whole_.size << 1));
+  ++whole_.size;
+}
+
+void Outcomes::Reserve(size_t room) {
+  if (room >= kMaxEntries) throw std::length_error("more than 2^31 entries");
+  whole_.Grow(room);
+  compact_.Grow(room);
+  slots_.resize(std::max(slots_.size(), room));
+}
+
+void Outcomes::Writer::Whole(size_t slot, const JobOutcome& outcome) {
+  if (whole_next_ >= populated_) {
+    // Whole records are written in order: their memory is populated a few
+    // MB ahead, so a file of rejections populates none.
+    const size_t until = std::min(store_->whole_.capacity, whole_next_ + kPopulateRecords);
+    PrefaultHere(store_->whole_.data + whole_next_, (until - whole_next_) * sizeof(JobOutcome));
+    populated_ = until;
+  }
+  new (store_->whole_.data + whole_next_) JobOutcome(outcome);
+  store_->slots_[slot] = static_cast<uint32_t>(whole_next_ << 1);
+  ++whole_next_;
+}
+
+bool Outcomes::Writer::Compact(size_t slot, uint32_t entry, uint32_t line, uint32_t column, std::string_view reason,
+                               std::string_view message, TextArena* text) {
+  const auto& reasons = RejectReasons();
+  const auto known = std::find(reasons.begin(), reasons.end(), reason);
+  if (known == reasons.end()) return false;
+  auto it = message_index_.find(message);
+  if (it == message_index_.end()) {
+    const std::string_view kept = text->Keep(message);
+    it = message_index_.emplace(kept, static_cast<uint32_t>(messages_.size())).first;
+    messages_.push_back(kept);
+  }
+  new (store_->compact_.data + compact_next_)
+      CompactRejection{entry, line, column, it->second, static_cast<uint8_t>(known - reasons.begin())};
+  store_->slots_[slot] = static_cast<uint32_t>((compact_next_ << 1) | 1);
+  ++compact_next_;
+  return true;
+}
+
+void Outcomes::Join(Writer&& first, size_t count0, Writer&& second, size_t count1, size_t second_from) {
+  const size_t whole0 = first.whole_next_ - first.first_, whole1 = second.whole_next_ - second.first_;
+  const size_t compact0 = first.compact_next_ - first.first_, compact1 = second.compact_next_ - second.first_;
+  const auto gap = static_cast<uint32_t>(second_from - count0);
+  // The texts: the first writer's, then those of the second not among them.
+  messages_ = std::move(first.messages_);
+  std::vector<uint32_t> renumber(second.messages_.size());
+  bool renumbered = false;
+  for (size_t m = 0; m < second.messages_.size(); ++m) {
+    auto it = first.message_index_.find(*second.messages_[m]);
+    if (it == first.message_index_.end()) {
+      it = first.message_index_.emplace(*second.messages_[m], static_cast<uint32_t>(messages_.size())).first;
+      messages_.push_back(second.messages_[m]);
+    }
+    renumber[m] = it->second;
+    renumbered |= renumber[m] != m;
+  }
+  // The second range's records move down after the first's (in place: no
+  // more memory), renumbered.
+  const size_t whole_shift = second.first_ - whole0, compact_shift = second.first_ - compact0;
+  if (whole1 > 0 && whole_shift > 0) {
+    std::memmove(static_cast<void*>(whole_.data + whole0), whole_.data + second.first_, whole1 * sizeof(JobOutcome));
+  }
+  if (compact1 > 0 && compact_shift > 0) {
+    std::memmove(static_cast<void*>(compact_.data + compact0), compact_.data + second.first_,
+                 compact1 * sizeof(CompactRejection));
+  }
+  for (size_t k = 0; gap > 0 && k < whole1; ++k) whole_.data[whole0 + k].entry -= gap;
+  for (size_t k = 0; (gap > 0 || renumbered) && k < compact1; ++k) {
+    CompactRejection& c = compact_.data[compact0 + k];
+    c.entry -= gap;
+    c.message = renumber[c.message];
+  }
+  whole_.size = whole0 + whole1;
+  compact_.size = compact0 + compact1;
+  // And so do its slots.
+  for (size_t k = 0; k < count1 && (gap > 0 || whole_shift > 0 || compact_shift > 0); ++k) {
+    const uint32_t slot = slots_[second_from + k];
+    slots_[count0 + k] = (slot & 1) ? static_cast<uint32_t>(slot - (compact_shift << 1))
+                                    : static_cast<uint32_t>(slot - (whole_shift << 1));
+  }
+  slots_.resize(count0 + count1);
+}
+
+}  // namespace rescfg
