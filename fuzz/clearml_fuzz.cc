@@ -87,13 +87,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   for (size_t i = 0; i < again.outcomes.size(); ++i) {
     const rescfg::JobOutcome &x = again.outcomes[i], &y = resolved.outcomes[i];
-    if (x.entry != y.entry || x.status != y.status || x.id != y.id || x.message != y.message ||
+    if (x.entry != y.entry || x.status != y.status || x.id != y.id || rescfg::MessageOf(x) != rescfg::MessageOf(y) ||
         x.resources != y.resources || x.pool != y.pool) {
       std::abort();
     }
   }
   for (const auto& job : resolved.outcomes) {
-    if (job.status == rescfg::JobStatus::kRejected && (!job.reason || !job.message)) std::abort();
+    if (job.status == rescfg::JobStatus::kRejected && (!job.reason || !rescfg::HasMessage(job))) std::abort();
     // A running task holds in its pool; one whose pool cannot be told
     // counts against its policy.
     if (job.status == rescfg::JobStatus::kRunning && (!job.resources || (!job.pool && !job.policy))) std::abort();
@@ -102,7 +102,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   rescfg::ScheduleReport report;
   for (size_t i = 0; i < resolved.outcomes.size(); ++i) {
     if (resolved.outcomes[i].status != rescfg::JobStatus::kPending || !resolved.outcomes[i].id) continue;
-    rescfg::JobOutcome& job = report.jobs.emplace_back(resolved.outcomes[i]);
+    report.jobs.push_back(resolved.outcomes[i]);
+    rescfg::JobOutcome& job = report.jobs.Whole(report.jobs.size() - 1);
     job.queue = resolved.names.link_queues[0][0];
     report.assignments.push_back(report.jobs.size() - 1);
   }

@@ -9,6 +9,7 @@
 #include "support/scenario_text.h"
 #include "support/yaml_text.h"
 #include "yaml_input.h"
+#include "support/test_paths.h"
 
 namespace rescfg {
 namespace {

@@ -11,6 +11,7 @@
 #include "export/values_tree.h"
 #include "output/json_writer.h"
 #include "validate/validate.h"
+#include "support/test_paths.h"
 
 namespace rescfg {
 namespace {

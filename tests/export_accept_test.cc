@@ -12,6 +12,7 @@
 #include "export/clearml_agent.h"
 #include "export/kueue.h"
 #include "validate/validate.h"
+#include "support/test_paths.h"
 
 namespace rescfg {
 namespace {

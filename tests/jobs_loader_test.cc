@@ -5,6 +5,7 @@
 
 #include "jobs/job_fields.h"
 #include "jobs/loader.h"
+#include "support/test_paths.h"
 
 namespace rescfg {
 namespace {

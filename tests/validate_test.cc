@@ -9,6 +9,7 @@
 #include "config/loader.h"
 #include "output/findings_output.h"
 #include "validate/validate.h"
+#include "support/test_paths.h"
 
 namespace rescfg {
 namespace {

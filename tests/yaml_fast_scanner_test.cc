@@ -20,6 +20,7 @@
 #include "jobs/yaml_fast_scanner.h"
 #include "jobs/yaml_jobs.h"
 #include "yaml_input.h"
+#include "support/test_paths.h"
 
 namespace rescfg {
 namespace {

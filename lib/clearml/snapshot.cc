@@ -2,6 +2,7 @@
 
 #include "clearml/tasks.h"
 #include "jobs/job_directory.h"
+#include "jobs/near_misses.h"
 #include "jobs/resolve_clearml.h"
 #include "joined_thread.h"
 
@@ -27,6 +28,7 @@ Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::
   };
   snapshot.jobs = LoadClearmlTasksFile(files.tasks, ready, param_paths, resolve_against);
   reader.Join();  // also when the tasks file was unusable before it needed them
+  if (!snapshot.jobs.unusable) NearMissWarnings(&snapshot.jobs);
   for (const auto* part : {&snapshot.jobs.findings, &snapshot.queues.findings, &snapshot.workers.findings}) {
     snapshot.findings.insert(snapshot.findings.end(), part->begin(), part->end());
   }

@@ -338,7 +338,7 @@ std::optional<Explanation> ExplainJob(const Config& config, const std::vector<Jo
       if (entry.profile == e.profile) e.queue = entry.queue.value_or("");
     }
   }
-  if (o.need_source == "fallback") {
+  if (o.need_source == NeedSource::kFallback) {
     // The note is the part of the message after the reason's own text.
     size_t at = e.message.find("parameter ");
     if (at != std::string::npos) e.need_note = e.message.substr(at);

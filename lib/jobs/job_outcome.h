@@ -24,28 +24,31 @@ inline const char* JobStatusName(JobStatus s) {
   return "pending";
 }
 
-/// Where a job's need came from ("allotment", "parameter", "fallback",
-/// "holding", "invalid", or none), in one byte instead of a view: every
-/// outcome carries it. Reads and compares as its name.
+/// Where a job's need came from, in one byte: every outcome carries it.
+/// Written as its name ("allotment", ...) and compares with it.
 class NeedSource {
  public:
+  enum Code : uint8_t {
+    kNone,       ///< not decided (rejected)
+    kAllotment,  ///< the profile's allotment
+    kParameter,  ///< the dynamic parameter's value
+    kFallback,   ///< the allotment: the parameter is there but no amount
+    kHolding,    ///< a running job: what it holds
+    kInvalid,    ///< the parameter is no amount and the profile rejects such jobs
+  };
   constexpr NeedSource() = default;
-  NeedSource(std::string_view name) {  // NOLINT: assigned from its name
-    for (uint8_t i = 1; i < kNames.size(); ++i) {
-      if (kNames[i] == name) code_ = i;
-    }
-  }
-  NeedSource(const char* name) : NeedSource(std::string_view(name)) {}  // NOLINT
+  constexpr NeedSource(Code code) : code_(code) {}  // NOLINT: a code is a source
   std::string_view name() const { return kNames[code_]; }
-  operator std::string_view() const { return name(); }  // NOLINT: reads as its name
+  operator std::string_view() const { return name(); }  // NOLINT: written as its name
   friend bool operator==(NeedSource a, NeedSource b) { return a.code_ == b.code_; }
+  friend bool operator==(NeedSource a, Code b) { return a.code_ == b; }
   friend bool operator==(NeedSource a, std::string_view b) { return a.name() == b; }
   friend bool operator==(NeedSource a, const char* b) { return a.name() == std::string_view(b); }
 
  private:
   static constexpr std::array<std::string_view, 6> kNames = {"", "allotment", "parameter", "fallback",
                                                               "holding", "invalid"};
-  uint8_t code_ = 0;
+  Code code_ = kNone;
 };
 
 /// One input entry's outcome. Fields follow the JSONL object of rescfg(5), SCHEDULE OUTPUT.

@@ -9,6 +9,7 @@
 #include "input_limits.h"
 #include "jobs/json_lines.h"
 #include "jobs/jsonl_jobs.h"
+#include "jobs/near_misses.h"
 #include "jobs/params.h"
 #include "jobs/resolved_jobs.h"
 #include "jobs/yaml_jobs.h"
@@ -21,45 +22,6 @@ bool EndsWith(const std::string& s, std::string_view suffix) {
   if (s.size() < suffix.size()) return false;
   return std::equal(suffix.begin(), suffix.end(), s.end() - static_cast<ptrdiff_t>(suffix.size()),
                     [](char a, char b) { return a == (b >= 'A' && b <= 'Z' ? b - 'A' + 'a' : b); });
-}
-
-/// One warning per distinct key of params that nearly names an absent
-/// dynamic parameter ("runtime.gpu_request"), at its first entry, with how
-/// many entries hold it: the jobs' messages say it too.
-void NearMissWarnings(LoadedJobs* jobs) {
-  struct Seen {
-    std::string path;
-    Mark mark;
-    size_t count = 0;
-  };
-  std::map<std::string, Seen, std::less<>> seen;
-  auto note = [&](std::string_view key, std::string_view path, Mark mark) {
-    auto [it, added] = seen.try_emplace(std::string(key), Seen{std::string(path), mark, 0});
-    ++it->second.count;
-  };
-  for (const JobEntry& e : jobs->entries) {
-    for (const ParamValue& p : e.params) {
-      if (p.near_miss) note(*p.text, *p.path, e.mark);
-    }
-  }
-  if (jobs->resolved) {  // read and resolved at once: the messages tell
-    constexpr std::string_view kPrefix = "params hold '";
-    for (const JobOutcome& o : jobs->resolved->outcomes) {
-      if (!o.message_text || o.message_text->substr(0, kPrefix.size()) != kPrefix) continue;
-      const std::string_view rest = o.message_text->substr(kPrefix.size());
-      const size_t end = rest.find("', not '");
-      if (end == std::string_view::npos) continue;
-      const std::string_view path = rest.substr(end + 8, rest.find('\'', end + 8) - end - 8);
-      note(rest.substr(0, end), path, Mark{});
-    }
-  }
-  for (const auto& [key, s] : seen) {
-    jobs->findings.push_back({"param-near-miss", Severity::kWarning, jobs->file, s.mark, "",
-                              "params hold '" + key + "' but not the dynamic parameter '" + s.path + "' (" +
-                                  std::to_string(s.count) + (s.count == 1 ? " job" : " jobs") +
-                                  "): they get the allotment",
-                              "did you mean '" + s.path + "'?"});
-  }
 }
 
 /// JSON Lines entries view `source`, so it moves into the result; YAML

@@ -4,8 +4,8 @@
 
 namespace rescfg {
 
-Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view* source, std::string* note) {
-  *source = "allotment";
+Quantity NeedOf(const Profile& profile, const JobEntry& entry, NeedSource* source, std::string* note) {
+  *source = NeedSource::kAllotment;
   if (!profile.dynamic_parameter) return profile.allotment;
   for (const ParamValue& param : entry.params) {
     if (*param.path != *profile.dynamic_parameter) continue;
@@ -19,11 +19,11 @@ Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view*
       QuantityError error;
       auto value = ParseQuantity(*param.text, &error);
       if (value && !value->is_zero()) {
-        *source = "parameter";
+        *source = NeedSource::kParameter;
         return *value;
       }
       if (profile.reject_invalid) {  // dynamic.invalid: reject
-        *source = "invalid";
+        *source = NeedSource::kInvalid;
         *note = std::string(*param.path) + " is '" + std::string(param.text->substr(0, 40)) + "': not a quantity" +
                 (value ? " greater than 0" : "");
         return profile.allotment;
@@ -32,14 +32,14 @@ Quantity NeedOf(const Profile& profile, const JobEntry& entry, std::string_view*
               "' is not a valid amount (" + (value ? std::string("must be greater than 0") : error.message) +
               "); using the allotment " + HumanAmount(profile.allotment);
     } else if (profile.reject_invalid) {
-      *source = "invalid";
+      *source = NeedSource::kInvalid;
       *note = std::string(*param.path) + " is not a single value: not a quantity";
       return profile.allotment;
     } else {
       *note = "parameter " + std::string(*param.path) + " is not a single value; using the allotment " +
               HumanAmount(profile.allotment);
     }
-    *source = "fallback";
+    *source = NeedSource::kFallback;
     return profile.allotment;
   }
   return profile.allotment;

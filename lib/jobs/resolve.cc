@@ -69,6 +69,7 @@ struct ResolvedPart {
   std::vector<std::string_view> beyond_nanos;  ///< by queued index; empty when no time has such digits
   std::vector<uint32_t> rejected, running;  ///< outcome indexes, in file order
   QueueMatches matches;               ///< views `text`
+  NearMisses near_misses;
 };
 
 /// Resolves entries one by one; several resolvers may share a directory
@@ -145,6 +146,7 @@ void Resolver::ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* 
   std::vector<std::string_view>& beyond_nanos = part_.beyond_nanos;
   {
     out.entry = static_cast<uint32_t>(e.entry);
+    if (!e.params.empty()) part_.near_misses.Note(e);
     std::string invalid = e.invalid;
     for (auto [field, text] : {std::pair{"id", e.id}, {"policy", e.policy}, {"profile", e.profile},
                                {"queue", e.queue}, {"pool", e.pool}}) {
@@ -175,7 +177,7 @@ void Resolver::ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* 
 
     if (running) {
       out.status = JobStatus::kRunning;
-      out.need_source = "holding";
+      out.need_source = NeedSource::kHolding;
       std::optional<Quantity> holding;
       TaskPlacement task;
       if (e.clearml_task) {
@@ -200,10 +202,10 @@ void Resolver::ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* 
           invalid = "cannot tell what it holds: no resources given and its profile is " +
                     std::string(e.profile || e.queue ? "unknown" : "not given");
         } else {
-          std::string_view source;
+          NeedSource source;
           std::string note;
           holding = NeedOf(config_.profiles[*profile], e, &source, &note);
-          if (source == "invalid") invalid = note;
+          if (source == NeedSource::kInvalid) invalid = note;
         }
       }
       if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); return; }
@@ -306,11 +308,11 @@ void Resolver::ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* 
     out.policy = names.policies[*policy];
     out.profile = names.profiles[*profile];
     std::string note;
-    std::string_view source;
+    NeedSource source;
     Quantity need = NeedOf(config_.profiles[*profile], e, &source, &note);
     out.need_source = source;
-    if (out.need_source == "invalid") {
-      out.need_source = {};
+    if (source == NeedSource::kInvalid) {
+      out.need_source = NeedSource::kNone;
       Reject(&out, e, "invalid-job", note);
       return;
     }
@@ -360,6 +362,7 @@ void Join(ResolvedPart&& part, ResolvedPart* into) {
   append(into->rejected, part.rejected);
   append(into->running, part.running);
   into->matches.Add(part.matches);
+  into->near_misses.Add(part.near_misses);
   into->text.Absorb(std::move(part.text));
 }
 
@@ -400,6 +403,7 @@ void PutInQueueOrder(ResolvedPart&& joined, ResolvedJobs* resolved) {
   resolved->rejected = std::move(joined.rejected);
   resolved->running = std::move(joined.running);
   resolved->matches = std::move(joined.matches);
+  resolved->near_misses = std::move(joined.near_misses);
   resolved->text.Absorb(std::move(joined.text));
 }
 

@@ -100,7 +100,7 @@ void ServedProfile(const Config& config, const JobDirectory& dir, const JobEntry
     return;
   }
   if (served.size() == 1) p->profile = served[0];
-  std::string_view source;
+  NeedSource source;
   std::string fallback, names;
   bool differ = false;
   for (uint32_t r : served) {
@@ -198,7 +198,7 @@ TaskPlacement PlaceTask(const Config& config, const JobDirectory& dir, const Job
   if (target) {
     p.policy = target->policy;
     p.profile = target->profile;
-    std::string_view source;
+    NeedSource source;
     std::string fallback;
     p.holding = NeedOf(config.profiles[target->profile], e, &source, &fallback);
     if (target_from_journal) {

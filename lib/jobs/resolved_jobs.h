@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "jobs/job_outcome.h"
+#include "jobs/near_misses.h"
 #include "jobs/outcomes.h"
 #include "quantity.h"
 #include "schedule/problem.h"
@@ -77,6 +78,7 @@ struct ResolvedJobs {
   /// Outcomes decided by resolution alone (their status stays), in file order.
   std::vector<uint32_t> rejected, running;
   QueueMatches matches;  ///< ClearML snapshots: their queues (views `text`)
+  NearMisses near_misses;  ///< of every entry, whatever its outcome
 };
 
 }  // namespace rescfg
