@@ -12,10 +12,11 @@ namespace rescfg::cmd {
 int RunExplain(const ExplainOptions& options) {
   auto config = LoadConfigFrom(options.config);
   if (!config) return kExitUnusable;
-  auto jobs = LoadJobsFrom(options.jobs, *config);
+  auto jobs = LoadJobsToSchedule(options.jobs, *config, nullptr);
   if (!jobs) return kExitUnusable;
   std::string error;
-  auto explanation = ExplainJob(*config, jobs->entries, options.job, static_cast<size_t>(options.max_ahead), &error);
+  auto explanation =
+      ExplainJob(*config, std::move(*jobs), options.job, static_cast<size_t>(options.max_ahead), &error);
   if (!explanation) {
     spdlog::error("{}", error);
     return kExitUnusable;

@@ -9,6 +9,8 @@
 
 #include <map>
 
+#include "clearml/queues.h"
+#include "clearml/tasks.h"
 #include "explain/explain.h"
 #include "schedule/report.h"
 #include "support/generators.h"
@@ -138,6 +140,50 @@ void CheckExplanations(const Scenario& s) {
 RC_GTEST_PROP(Explain, AgreesWithTheScheduleAndTheReference, ()) { CheckExplanations(*GenScenario()); }
 
 RC_GTEST_PROP(Explain, NamesTheReservationsThatKeptBorrowersOut, ()) { CheckExplanations(*GenContended()); }
+
+}  // namespace
+}  // namespace rescfg
+
+namespace rescfg {
+namespace {
+
+/// A task listed first among its queue's entries comes before an earlier
+/// one that is not listed; `explain` says so, also when the snapshot was
+/// resolved as it was read (its entries gone by then).
+TEST(Explain, NamesTheListingOfAClearmlQueue) {
+  const Config config = testing::ConfigFromYaml(R"(
+apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools: [{name: a, resources: 1}]
+profiles: [{name: p, allotment: 1, links: [{pool: a}]}]
+policies: [{name: Dev, profiles: [{profile: p, queue: dev-p}]}]
+)");
+  const clearml::QueueList queues = clearml::ReadQueuesText(
+      R"([{"id": "q1", "name": "dev-p", "entries": [{"task": "listed"}]}])", "queues.json");
+  const std::string tasks =
+      R"({"id": "early", "status": "queued", "status_changed": "2026-11-29T09:00:00Z", "execution": {"queue": "q1"}})"
+      "\n"
+      R"({"id": "listed", "status": "queued", "status_changed": "2026-11-29T10:00:00Z", "execution": {"queue": "q1"}})"
+      "\n";
+  for (const Config* resolve : {static_cast<const Config*>(nullptr), &config}) {
+    SCOPED_TRACE(resolve ? "resolved as read" : "read first");
+    const clearml::Companions companions{&queues, nullptr, nullptr};
+    LoadedJobs jobs = clearml::LoadClearmlTasksText(
+        tasks, "tasks.jsonl", [&] { return companions; }, DynamicParameterPaths(config), resolve);
+    ASSERT_FALSE(jobs.unusable);
+    ASSERT_EQ(resolve != nullptr, jobs.resolved != nullptr);
+    std::string error;
+    auto e = ExplainJob(config, std::move(jobs), "early", 10, &error);
+    ASSERT_TRUE(e) << error;
+    EXPECT_EQ(e->status, "pending");
+    ASSERT_EQ(e->pools.size(), 1u);
+    ASSERT_EQ(e->pools[0].ahead.size(), 1u);
+    EXPECT_EQ(e->pools[0].ahead[0].job, "listed");
+    EXPECT_EQ(e->pools[0].ahead[0].detail,
+              "listed at place 1 in the entries of ClearML queue 'dev-p' (--clearml-queues), which order a queue "
+              "before any time; it is not listed there");
+  }
+}
 
 }  // namespace
 }  // namespace rescfg

@@ -134,9 +134,8 @@ std::string VerdictText(Verdict v) {
 
 class Explainer {
  public:
-  Explainer(const Config& config, const std::vector<JobEntry>& entries, const ScheduleReport& report,
-            const ResolvedJobs& resolved, size_t max_ahead)
-      : config_(config), entries_(entries), report_(report), resolved_(resolved), max_ahead_(max_ahead) {}
+  Explainer(const Config& config, const ScheduleReport& report, const ResolvedJobs& resolved, size_t max_ahead)
+      : config_(config), report_(report), resolved_(resolved), max_ahead_(max_ahead) {}
 
   void Explain(uint32_t job, Explanation* e) {
     SchedulingInput input = resolved_.input;
@@ -217,15 +216,14 @@ class Explainer {
   /// ClearML queue's entries (rescfg(5), JOBS FILE, ClearML task snapshots), which comes before any time, or
   /// the times and the file.
   std::string QueueOrderDetail(uint32_t ahead, uint32_t job) const {
-    const JobEntry& k = entries_[resolved_.queued_outcome[ahead]];
-    const JobEntry& j = entries_[resolved_.queued_outcome[job]];
-    if (k.queue_rank == 0) {
+    const auto listing = [&](uint32_t q) { return q < resolved_.listings.size() ? resolved_.listings[q] : QueueListing(); };
+    const QueueListing k = listing(ahead), j = listing(job);
+    if (k.rank == 0) {
       return "earlier in queue order (enqueued earlier, or earlier in the file without a time)";
     }
-    return "listed at place " + std::to_string(k.queue_rank) + " in the entries of ClearML queue '" +
+    return "listed at place " + std::to_string(k.rank) + " in the entries of ClearML queue '" +
            std::string(k.queue.value_or("?")) + "' (--clearml-queues), which order a queue before any time; " +
-           (j.queue_rank > 0 ? "it is listed at place " + std::to_string(j.queue_rank)
-                             : std::string("it is not listed there"));
+           (j.rank > 0 ? "it is listed at place " + std::to_string(j.rank) : std::string("it is not listed there"));
   }
 
   AheadJob Ahead(Replay& replay, uint32_t job, const Placement& p) {
@@ -285,22 +283,19 @@ class Explainer {
   }
 
   const Config& config_;
-  const std::vector<JobEntry>& entries_;
   const ScheduleReport& report_;
   const ResolvedJobs& resolved_;
   size_t max_ahead_;
 };
 
-}  // namespace
-
-std::optional<Explanation> ExplainJob(const Config& config, const std::vector<JobEntry>& entries,
-                                      std::string_view job, size_t max_ahead, std::string* error) {
-  // One resolution serves both the report and the replay: the replay keeps
-  // only the scheduling input, so the outcomes are held once.
-  ResolvedJobs resolved = ResolveJobs(config, entries);
+/// One resolution serves both the report and the replay: the replay keeps
+/// only the scheduling input, so the outcomes are held once.
+std::optional<Explanation> Explain(const Config& config, ResolvedJobs resolved, std::string_view job,
+                                   size_t max_ahead, std::string* error) {
   ResolvedJobs replayed;
   replayed.input = resolved.input;
   replayed.queued_outcome = resolved.queued_outcome;
+  replayed.listings = resolved.listings;
   LoadedJobs loaded;
   loaded.resolved = std::make_shared<ResolvedJobs>(std::move(resolved));
   const ScheduleReport report = BuildSchedule(config, std::move(loaded));
@@ -345,8 +340,26 @@ std::optional<Explanation> ExplainJob(const Config& config, const std::vector<Jo
   }
   uint32_t queued = 0;
   while (queued < replayed.queued_outcome.size() && replayed.queued_outcome[queued] != index) ++queued;
-  Explainer(config, entries, report, replayed, max_ahead).Explain(queued, &e);
+  Explainer(config, report, replayed, max_ahead).Explain(queued, &e);
   return e;
+}
+
+}  // namespace
+
+std::optional<Explanation> ExplainJob(const Config& config, const std::vector<JobEntry>& entries,
+                                      std::string_view job, size_t max_ahead, std::string* error) {
+  return Explain(config, ResolveJobs(config, entries), job, max_ahead, error);
+}
+
+std::optional<Explanation> ExplainJob(const Config& config, LoadedJobs&& jobs, std::string_view job,
+                                      size_t max_ahead, std::string* error) {
+  ResolvedJobs resolved = jobs.resolved ? std::move(*jobs.resolved) : ResolveJobs(config, jobs.entries);
+  // The entries and their text are not needed past resolution: freed
+  // before the report is built (lower peak memory).
+  jobs.resolved.reset();
+  std::vector<JobEntry>().swap(jobs.entries);
+  jobs.text.reset();
+  return Explain(config, std::move(resolved), job, max_ahead, error);
 }
 
 }  // namespace rescfg

@@ -72,6 +72,10 @@ struct Explanation {
 /// `max_ahead` jobs are listed per pool (the count says how many there were).
 std::optional<Explanation> ExplainJob(const Config& config, const std::vector<JobEntry>& entries,
                                       std::string_view job, size_t max_ahead, std::string* error);
+/// The same for a loaded file, resolved as read or not; its entries are
+/// freed as soon as they are resolved (lower peak memory).
+std::optional<Explanation> ExplainJob(const Config& config, LoadedJobs&& jobs, std::string_view job,
+                                      size_t max_ahead, std::string* error);
 
 /// For people: the story in a few indented paragraphs.
 std::string RenderExplanationText(const Explanation& e);

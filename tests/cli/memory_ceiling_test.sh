@@ -41,7 +41,7 @@ with open("not-json.jsonl", "w") as f:
 P
 size=$(stat -c %s jobs.jsonl)
 ceiling schedule "$size" "$(peak_kb "$RESCFG" schedule -c "$EXAMPLE" -j jobs.jsonl -f jsonl)" 5 $((base_kb / 1024 + 32))
-ceiling explain "$size" "$(peak_kb "$RESCFG" explain job-1 -c "$EXAMPLE" -j jobs.jsonl)" 10 $((base_kb / 1024 + 32))
+ceiling explain "$size" "$(peak_kb "$RESCFG" explain job-1 -c "$EXAMPLE" -j jobs.jsonl)" 5 $((base_kb / 1024 + 32))
 # A rejected entry that carries nothing of its line (no id, policy,
 # profile or name) costs a few dozen bytes, whatever the line: 48 an entry.
 for file in empty-objects.jsonl not-json.jsonl; do
