@@ -17,6 +17,7 @@
 #include "support/reference_scheduler.h"
 #include "support/reference_simulator.h"
 #include "support/same_decisions.h"
+#include "support/same_simulation.h"
 #include "support/shaped_scenarios.h"
 #include "support/trace_generator.h"
 
@@ -113,26 +114,7 @@ RC_GTEST_PROP(MachinesProperties, SimulationAgreesWithTheReferenceSimulator, ())
   const SimulationInput input = c.Input();
   const SimulationResult fast = Simulate(input);
   const reference::Simulation slow = reference::Simulate(input);
-  RC_ASSERT(fast.start == slow.start);
-  RC_ASSERT(fast.end == slow.end);
-  RC_ASSERT(fast.events == slow.events);
-  RC_ASSERT(fast.placement_order == slow.placement_order);
-  std::map<uint32_t, PendingReason> reasons;
-  for (const PendingJob& p : fast.final.pending) reasons[p.job] = p.reason;
-  for (uint32_t k = 0; k < input.queued.size(); ++k) {
-    const reference::SimulatedJob& want = slow.jobs[k];
-    RC_ASSERT(fast.started[k] == want.started);
-    RC_ASSERT(fast.finished[k] == want.finished);
-    if (want.started) {
-      RC_ASSERT(fast.placement[k].pool == want.pool);
-      RC_ASSERT(fast.placement[k].link == want.link);
-    }
-    if (want.joined && !want.started) {
-      RC_ASSERT(reasons.count(k) == 1u);
-      RC_ASSERT(reasons[k] == *want.reason);
-    }
-  }
-  RC_ASSERT(fast.holding_finished == slow.holding_finished);
+  testing::RcAssertSameSimulation(fast, slow);
 }
 
 /// PoolMachines: the fit bound after a placement is the bound of the

@@ -27,8 +27,7 @@ jq -n --slurpfile t "$SCENARIO/tasks.json" --slurpfile q "$SCENARIO/queues.json"
 python3 "$SRC/tests/double/clearml_server.py" --port-file port --setup setup.json --log requests.log 2>double.err &
 double=$!
 trap 'kill "$double" 2>/dev/null; wait "$double" 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do [ -s port ] && break; sleep 0.05; done
-[ -s port ] || { fail "the API double did not start"; cat double.err >&2; exit 1; }
+wait_for "the API double to start" 10 test -s port || { cat double.err >&2; exit 1; }
 URL=http://127.0.0.1:$(cat port)
 
 expect 0 "$RESCFG" -q provision "$SCENARIO/config.yaml" --state state -m "worked example"

@@ -19,3 +19,20 @@ expect() {
   [ "$got" = "$want" ] || { fail "exit $got, expected $want: $*"; sed 's/^/  stderr: /' err.txt >&2; }
 }
 contains() { grep -qF -- "$2" "$1" || { fail "$1 lacks '$2'"; sed 's/^/  | /' "$1" >&2; }; }
+
+# poll SECONDS CMD...: runs CMD every 50 ms until it succeeds (true) or
+# SECONDS pass (false): never a fixed sleep for an event.
+poll() {
+  local deadline=$(($(date +%s) + $1)); shift
+  until "$@"; do
+    [ "$(date +%s)" -lt "$deadline" ] || return 1
+    sleep 0.05
+  done
+}
+# wait_for LABEL SECONDS CMD...: poll, and a failure of the test when it times out.
+wait_for() {
+  local label=$1; shift
+  poll "$@" || { fail "timed out waiting for $label"; return 1; }
+}
+# gone PID: the process has ended.
+gone() { ! kill -0 "$1" 2>/dev/null; }

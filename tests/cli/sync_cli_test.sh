@@ -49,7 +49,7 @@ contains err.txt "--jobs-from-sync"
 # The sync lock: a running sync (retrying an unreachable server) holds it.
 "$RESCFG" sync --state state --interval 30 --clearml-server $dead >loop.out 2>loop.err &
 loop=$!
-for _ in $(seq 100); do grep -q "nothing was moved" loop.err 2>/dev/null && break; sleep 0.05; done
+poll 5 grep -qs "nothing was moved" loop.err
 expect 2 "$RESCFG" sync --state state --once --clearml-server $dead
 contains err.txt "another sync runs on this state directory (process $loop"
 tr '\0' ' ' < /proc/$loop/cmdline | grep -q cli-secret && fail "the secret is on the command line"

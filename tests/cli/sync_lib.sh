@@ -114,9 +114,7 @@ start_double() {
   "$PYTHON" "$DOUBLE_DIR/clearml_server.py" --port-file port --setup "$1" --log double.log 2>double.err &
   DOUBLE_PID=$!
   trap 'kill "$DOUBLE_PID" 2>/dev/null; wait "$DOUBLE_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
-  local _
-  for _ in $(seq 200); do [ -s port ] && break; sleep 0.05; done
-  [ -s port ] || { echo "FAIL: the ClearML API double did not start: $(cat double.err)" >&2; exit 1; }
+  poll 10 test -s port || { echo "FAIL: the ClearML API double did not start: $(cat double.err)" >&2; exit 1; }
   URL=http://127.0.0.1:$(cat port)
 }
 

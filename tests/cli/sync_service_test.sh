@@ -15,21 +15,11 @@ setup_json "$(tasks_json 10 s)" > setup.json
 start_double setup.json
 cp -r state pristine
 
-# wait_for LABEL SECONDS CMD...: polls CMD until it succeeds (never a fixed sleep for an event).
-wait_for() {
-  local label=$1 deadline=$(($(date +%s) + $2)); shift 2
-  until "$@"; do
-    [ "$(date +%s)" -lt "$deadline" ] || { fail "timed out waiting for $label"; return 1; }
-    sleep 0.05
-  done
-}
 logged() { [ "$(jq -s --arg e "$1" '[.[] | select(.endpoint == $e)] | length' double.log)" -ge "${2:-1}" ]; }
 # stop_interval PID SIGNAL LABEL: the signal ends an --interval sync with exit 0.
 stop_interval() {
   kill -"$2" "$1"
-  local i
-  for i in $(seq 200); do kill -0 "$1" 2>/dev/null || break; sleep 0.05; done
-  if kill -0 "$1" 2>/dev/null; then fail "$3: still running 10 s after SIG$2"; kill -9 "$1"; fi
+  if ! poll 10 gone "$1"; then fail "$3: still running 10 s after SIG$2"; kill -9 "$1"; fi
   wait "$1"; local code=$?
   [ "$code" = 0 ] || fail "$3: exit $code after SIG$2, expected 0: $(tail -3 interval.err)"
 }
