@@ -216,14 +216,24 @@ class Explainer {
   /// ClearML queue's entries (rescfg(5), JOBS FILE, ClearML task snapshots), which comes before any time, or
   /// the times and the file.
   std::string QueueOrderDetail(uint32_t ahead, uint32_t job) const {
-    const auto listing = [&](uint32_t q) { return q < resolved_.listings.size() ? resolved_.listings[q] : QueueListing(); };
-    const QueueListing k = listing(ahead), j = listing(job);
-    if (k.rank == 0) {
+    const auto rank = [&](uint32_t q) { return q < resolved_.listed_rank.size() ? resolved_.listed_rank[q] : 0u; };
+    const uint32_t k = rank(ahead), j = rank(job);
+    if (k == 0) {
       return "earlier in queue order (enqueued earlier, or earlier in the file without a time)";
     }
-    return "listed at place " + std::to_string(k.rank) + " in the entries of ClearML queue '" +
-           std::string(k.queue.value_or("?")) + "' (--clearml-queues), which order a queue before any time; " +
-           (j.rank > 0 ? "it is listed at place " + std::to_string(j.rank) : std::string("it is not listed there"));
+    return "listed at place " + std::to_string(k) + " in the entries of ClearML queue '" + PolicyQueue(ahead) +
+           "' (--clearml-queues), which order a queue before any time; " +
+           (j > 0 ? "it is listed at place " + std::to_string(j) : std::string("it is not listed there"));
+  }
+
+  /// The queue a queued job waits in: its policy's queue for its profile.
+  std::string PolicyQueue(uint32_t q) const {
+    const QueuedJob& job = resolved_.input.queued[q];
+    const std::string& profile = config_.profiles[job.profile].name;
+    for (const auto& entry : config_.policies[job.policy].profiles) {
+      if (entry.profile == profile) return entry.queue.value_or("?");
+    }
+    return "?";
   }
 
   AheadJob Ahead(Replay& replay, uint32_t job, const Placement& p) {
@@ -295,7 +305,7 @@ std::optional<Explanation> Explain(const Config& config, ResolvedJobs resolved, 
   ResolvedJobs replayed;
   replayed.input = resolved.input;
   replayed.queued_outcome = resolved.queued_outcome;
-  replayed.listings = resolved.listings;
+  replayed.listed_rank = resolved.listed_rank;
   LoadedJobs loaded;
   loaded.resolved = std::make_shared<ResolvedJobs>(std::move(resolved));
   const ScheduleReport report = BuildSchedule(config, std::move(loaded));

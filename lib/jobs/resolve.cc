@@ -67,7 +67,7 @@ struct ResolvedPart {
   std::vector<uint32_t> queued_outcome;
   std::vector<OrderKey> ordering;     ///< `queued` indexes into this part's `queued`
   std::vector<std::string_view> beyond_nanos;  ///< by queued index; empty when no time has such digits
-  std::vector<QueueListing> listings;           ///< by queued index; empty when none is listed
+  std::vector<uint32_t> listed_rank;            ///< by queued index; empty when none is listed
   std::vector<uint32_t> rejected, running;  ///< outcome indexes, in file order
   QueueMatches matches;               ///< views `text`
   NearMisses near_misses;
@@ -139,7 +139,7 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
     if (!kept_) outcomes->Whole(i, out);
   }
   if (!part_.beyond_nanos.empty()) part_.beyond_nanos.resize(part_.queued.size());
-  if (!part_.listings.empty()) part_.listings.resize(part_.queued.size());
+  if (!part_.listed_rank.empty()) part_.listed_rank.resize(part_.queued.size());
 }
 
 void Resolver::ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* repeated, JobOutcome& out) {
@@ -326,8 +326,10 @@ void Resolver::ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* 
     job.need = need;
     job.position = static_cast<uint32_t>(i);
     if (e.queue_rank > 0) {
-      part_.listings.resize(part_.queued.size() + 1);
-      part_.listings.back() = {e.queue_rank, Keep(e.queue)};
+      // Room for the rest at once (the queued jobs' room; memory never written is never taken).
+      if (part_.listed_rank.empty()) part_.listed_rank.reserve(part_.queued.capacity());
+      part_.listed_rank.resize(part_.queued.size() + 1);
+      part_.listed_rank.back() = e.queue_rank;
     }
     if (e.queue_rank == 0 && enqueued && !enqueued->beyond_nanos.empty()) {
       beyond_nanos.resize(part_.queued.size() + 1);
@@ -356,10 +358,10 @@ void Join(ResolvedPart&& part, ResolvedPart* into) {
     part.beyond_nanos.resize(part.queued.size());
     into->beyond_nanos.insert(into->beyond_nanos.end(), part.beyond_nanos.begin(), part.beyond_nanos.end());
   }
-  if (!part.listings.empty() || !into->listings.empty()) {
-    into->listings.resize(offset);
-    part.listings.resize(part.queued.size());
-    into->listings.insert(into->listings.end(), part.listings.begin(), part.listings.end());
+  if (!part.listed_rank.empty() || !into->listed_rank.empty()) {
+    into->listed_rank.resize(offset);
+    part.listed_rank.resize(part.queued.size());
+    into->listed_rank.insert(into->listed_rank.end(), part.listed_rank.begin(), part.listed_rank.end());
   }
   for (OrderKey& key : part.ordering) key.queued += offset;
   auto append = [](auto& to, auto& from) {  // and free `from` at once: less held at the peak
@@ -415,8 +417,8 @@ void PutInQueueOrder(ResolvedPart&& joined, ResolvedJobs* resolved) {
   resolved->running = std::move(joined.running);
   resolved->matches = std::move(joined.matches);
   resolved->near_misses = std::move(joined.near_misses);
-  resolved->listings = std::move(joined.listings);
-  if (!resolved->listings.empty()) resolved->listings.resize(resolved->input.queued.size());
+  resolved->listed_rank = std::move(joined.listed_rank);
+  if (!resolved->listed_rank.empty()) resolved->listed_rank.resize(resolved->input.queued.size());
   resolved->text.Absorb(std::move(joined.text));
 }
 

@@ -69,13 +69,6 @@ struct ConfigNames {
   std::vector<std::vector<std::string_view>> link_queues;  ///< per profile, per link: its queue (rescfg(5), CONFIGURATION)
 };
 
-/// Where a queued ClearML task is listed among its queue's entries
-/// (rescfg(5), JOBS FILE, ClearML task snapshots), for `explain` to say why it came first.
-struct QueueListing {
-  uint32_t rank = 0;  ///< 1-based place in the queue's entries; 0: not listed
-  TextRef queue;      ///< the task's queue (views `text`)
-};
-
 struct ResolvedJobs {
   TextArena text;                     ///< what the outcomes' text views
   ConfigNames names;                  ///< in `text`
@@ -86,8 +79,10 @@ struct ResolvedJobs {
   std::vector<uint32_t> rejected, running;
   QueueMatches matches;  ///< ClearML snapshots: their queues (views `text`)
   NearMisses near_misses;  ///< of every entry, whatever its outcome
-  /// Per QueuedJob, when any is listed in a queue's entries; else empty.
-  std::vector<QueueListing> listings;
+  /// Per QueuedJob, when any is listed among its ClearML queue's entries
+  /// (rescfg(5), JOBS FILE, ClearML task snapshots): its 1-based place there, 0 when not
+  /// listed; else empty. `explain` says why a listed task came first.
+  std::vector<uint32_t> listed_rank;
 };
 
 }  // namespace rescfg
