@@ -118,7 +118,11 @@ struct KubernetesSettings {
 struct PoolNodes {
   int64_t count = 0;  ///< > 0
   int64_t gpus = 0;   ///< > 0; count × gpus is at most the largest amount
-  Mark mark;
+  /// `names: worker` (default): a ClearML worker id's host part names the
+  /// machine. `names: none`: Kubernetes or an autoscaler places the machines,
+  /// so no machine is read from worker ids (they are estimated).
+  bool names_from_workers = true;
+  Mark mark, names_mark;
   bool operator==(const PoolNodes&) const = default;
 };
 
@@ -136,11 +140,13 @@ struct Pool {
   Mark mark, name_mark, resources_mark, queue_mark, execution_priority_mark, paused_mark, gpu_fractions_mark;
   Mark guaranteed_mark;
   bool resources_given = true;  ///< false: `resources` left out beside `nodes`
+  std::optional<std::string> renamed_from;  ///< `renamedFrom`: its provisioned name until now
+  Mark renamed_from_mark;
   bool operator==(const Pool& o) const {
     // Whether `resources` was written out beside `nodes` is layout, not meaning.
     auto tie = [](const Pool& p) {
       return std::tie(p.name, p.resources, p.nodes, p.guaranteed, p.queue, p.description, p.paused,
-                      p.gpu_fractions, p.kubernetes, p.execution_priority);
+                      p.gpu_fractions, p.kubernetes, p.execution_priority, p.renamed_from);
     };
     return tie(*this) == tie(o);
   }
@@ -165,7 +171,9 @@ struct Profile {
   std::vector<Link> links;
   std::optional<std::vector<NameRef>> policy_priority;  ///< default: using policies in file order
   std::string description;
+  std::optional<std::string> renamed_from;  ///< `renamedFrom`: its provisioned name until now
   Mark mark, name_mark, allotment_mark, dynamic_mark, links_mark, policy_priority_mark;
+  Mark renamed_from_mark;
   bool operator==(const Profile&) const = default;
 };
 
@@ -183,15 +191,33 @@ struct Policy {
   std::vector<PolicyProfile> profiles;
   std::string description;
   bool paused = false;             ///< frozen: running jobs stay, none of its queued jobs starts
+  /// false: its running jobs are never preemption victims (rescfg-scheduling(7), PREEMPTION)
+  bool preemptible = true;
+  std::optional<std::string> renamed_from;  ///< `renamedFrom`: its provisioned name until now
   PolicyKubernetes kubernetes;
   Mark mark, name_mark, reserved_mark, limit_mark, profiles_mark, paused_mark;
+  Mark preemptible_mark, renamed_from_mark;
   bool operator==(const Policy&) const = default;
+};
+
+/// The top-level `preemption:` block (rescfg-scheduling(7), PREEMPTION): durations in
+/// whole microseconds. Absent from a configuration: no job is ever preempted.
+struct PreemptionSettings {
+  static constexpr int64_t kDefaultMinRuntimeMicros = 600'000'000;   ///< 10m
+  static constexpr int64_t kDefaultDelayMicros = 60'000'000;         ///< 1m
+  static constexpr int64_t kDefaultStopTimeoutMicros = 300'000'000;  ///< 5m
+  int64_t min_runtime_us = kDefaultMinRuntimeMicros;  ///< a younger running job is never a victim
+  int64_t delay_us = kDefaultDelayMicros;             ///< a queued job preempts only after this wait
+  int64_t stop_timeout_us = kDefaultStopTimeoutMicros;  ///< rescfg sync: then a stop is `stuck`
+  Mark mark, min_runtime_mark, delay_mark, stop_timeout_mark;
+  bool operator==(const PreemptionSettings&) const = default;
 };
 
 struct Config {
   std::string api_version = "rescfg/v1";
   std::string kind = "ResourceConfiguration";
   bool enabled = true;
+  std::optional<PreemptionSettings> preemption;  ///< none: nothing is ever preempted
   KubernetesSettings kubernetes;
   std::vector<Pool> pools;
   std::vector<Profile> profiles;
