@@ -13,6 +13,9 @@
 
 namespace rescfg {
 
+/// An instant or a time that is not known (microseconds since 1970-01-01T00:00:00Z).
+inline constexpr int64_t kUnknownTime = INT64_MIN;
+
 /// A queued job the pass may place.
 struct QueuedJob {
   uint32_t policy = 0;   ///< index into Config::policies
@@ -22,6 +25,8 @@ struct QueuedJob {
   /// rest, ties by file position); unique across all queued jobs.
   uint32_t queue_order = 0;
   uint32_t position = 0;  ///< file position, for the last tie-break
+  /// When it joined its queue (its `enqueued`), for preemption's `delay`; kUnknownTime: unknown.
+  int64_t enqueued_us = kUnknownTime;
 };
 
 /// What a running job holds: counted in its pool, and against its policy
@@ -39,12 +44,18 @@ struct Holding {
   uint32_t machine = kBestFit;
   static constexpr uint32_t kBestFit = UINT32_MAX;
   static constexpr uint32_t kPoolOnly = UINT32_MAX - 1;
+  /// When its current run began (`started`), for preemption's `minRuntime`; kUnknownTime: unknown.
+  int64_t started_us = kUnknownTime;
+  bool stopping = false;     ///< asked to stop, still holding: never chosen as a victim again
+  bool handed_over = false;  ///< handed to a pool or in flight, not yet started: never a victim
 };
 
 struct SchedulingInput {
   const Config* config = nullptr;  ///< defaults applied and valid
   std::vector<QueuedJob> queued;   ///< any order; indexes are the jobs' ids below
   std::vector<Holding> holdings;
+  /// The instant preemption judges waits and run times at (`--now`); kUnknownTime: no preemption.
+  int64_t now_us = kUnknownTime;
 };
 
 enum class PendingReason { kDisabled, kPaused, kUnschedulable, kFifoBlocked, kLimit, kReservation, kFragmented, kCapacity };
