@@ -62,6 +62,10 @@ struct JobEntry {
   TextRef node;       ///< a running job's machine (rescfg(5), JOBS FILE v3), as written
   TextRef resources;  ///< scalar text of `resources`
   TextRef enqueued;   ///< scalar text of `enqueued` (ClearML tasks: of `status_changed`)
+  /// Running only: scalar text of `started` (when its current run began; ClearML tasks: the
+  /// sync's record of the run start, else the task's `started`) and of `stopping` (ClearML
+  /// tasks: "true" when its `status_message` is `stopping`). Read by preemption.
+  TextRef started, stopping;
   std::vector<ParamValue> params;  ///< only the paths asked for, when present
   // ClearML task snapshots (rescfg(5), JOBS FILE, ClearML task snapshots); unset for the other formats.
   TextRef name;                      ///< the task's name, carried to the outputs
