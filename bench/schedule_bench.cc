@@ -9,12 +9,12 @@
 #include <tuple>
 
 #include "config/loader.h"
+#include "decide/report.h"
 #include "jobs/loader.h"
 #include "jobs/resolve.h"
 #include "output/schedule_output.h"
 #include "scenario.h"
 #include "schedule/problem.h"
-#include "schedule/report.h"
 
 namespace rescfg::bench {
 namespace {

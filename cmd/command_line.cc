@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
-#include "edit_distance.h"
+#include "util/edit_distance.h"
 
 namespace rescfg::cmd {
 namespace {

@@ -6,12 +6,14 @@
 #include "clearml/queues.h"
 #include "clearml/snapshot.h"
 #include "config/loader.h"
-#include "file_io.h"
-#include "input_limits.h"
+#include "decide/report.h"
 #include "jobs/loader.h"
-#include "schedule/report.h"
 #include "state/state_store.h"
 #include "sync/kept_snapshot.h"
+#include "util/file_io.h"
+#include "util/input_file.h"
+#include "util/input_limits.h"
+#include "validate/load.h"
 
 namespace rescfg::cmd {
 
@@ -55,10 +57,9 @@ std::optional<Config> LoadConfigForCommand(const std::string& path, int invalid_
 }
 
 std::optional<std::string> ReadConfigSource(const std::string& path) {
-  std::string error;
-  const char* code = kUnreadable;
-  auto text = ReadWholeFile(path, &error, CurrentLimits().config_bytes, &code);
-  if (!text) LogFindings({{code, Severity::kError, DisplayName(path), {}, "", error, LimitHint(code, "RESCFG_MAX_CONFIG_BYTES")}});
+  Finding failure;
+  auto text = ReadInputFile(path, InputKind::kConfig, &failure);
+  if (!text) LogFindings({failure});
   return text;
 }
 

@@ -10,13 +10,13 @@
 #include "config_source.h"
 #include "diff/config_diff.h"
 #include "diff/impact.h"
-#include "file_io.h"
 #include "jobs/loader.h"
-#include "output/json_writer.h"
 #include "output_file.h"
 #include "simulate/comparison.h"
 #include "simulation.h"
 #include "state/state_store.h"
+#include "util/file_io.h"
+#include "util/json_writer.h"
 
 namespace rescfg::cmd {
 namespace {

@@ -9,10 +9,10 @@
 #include "config_source.h"
 #include "export/accept.h"
 #include "export/clearml_agent.h"
-#include "export/export.h"
+#include "export/export_result.h"
 #include "export/kueue.h"
-#include "output/json_writer.h"
 #include "output_file.h"
+#include "util/json_writer.h"
 
 namespace rescfg::cmd {
 namespace {

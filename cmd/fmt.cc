@@ -17,11 +17,12 @@
 #include "config/canonical.h"
 #include "config/loader.h"
 #include "config_source.h"
-#include "file_io.h"
-#include "input_limits.h"
 #include "output_file.h"
-#include "state/atomic_file.h"
 #include "state/state_store.h"
+#include "util/atomic_file.h"
+#include "util/file_io.h"
+#include "util/input_file.h"
+#include "util/input_limits.h"
 #include "validate/validate.h"
 
 namespace rescfg::cmd {
@@ -35,11 +36,10 @@ struct Formatted {
 /// Reads one file and works out its canonical text, logging what stops it.
 Formatted Format(const std::string& path) {
   Formatted result;
-  std::string error;
-  const char* code = kUnreadable;
-  auto text = ReadWholeFile(path, &error, CurrentLimits().config_bytes, &code);
+  Finding failure;
+  auto text = ReadInputFile(path, InputKind::kConfig, &failure);
   if (!text) {
-    LogFindings({{code, Severity::kError, DisplayName(path), {}, "", error, LimitHint(code, "RESCFG_MAX_CONFIG_BYTES")}});
+    LogFindings({failure});
     result.exit_code = kExitUnusable;
     return result;
   }

@@ -4,9 +4,9 @@
 
 #include "commands.h"
 #include "config_source.h"
+#include "decide/report.h"
 #include "graph/graph.h"
 #include "output_file.h"
-#include "schedule/report.h"
 
 namespace rescfg::cmd {
 

@@ -9,10 +9,10 @@
 
 #include "commands.h"
 #include "config_source.h"
-#include "output/json_writer.h"
-#include "output/text_table.h"
 #include "output_file.h"
 #include "state/state_store.h"
+#include "util/json_writer.h"
+#include "util/text_table.h"
 
 namespace rescfg::cmd {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "state/atomic_file.h"
+#include "util/atomic_file.h"
 
 namespace rescfg::cmd {
 

@@ -12,15 +12,15 @@
 #include "commands.h"
 #include "config/canonical.h"
 #include "config_source.h"
-#include "file_io.h"
-#include "output/markdown.h"
 #include "output_file.h"
-#include "state/atomic_file.h"
 #include "state/history.h"
 #include "state/plan.h"
 #include "state/plan_key.h"
 #include "state/revision_check.h"
 #include "state/state_store.h"
+#include "util/atomic_file.h"
+#include "util/file_io.h"
+#include "util/markdown.h"
 
 namespace rescfg::cmd {
 namespace {

@@ -13,12 +13,12 @@
 #include "config/canonical.h"
 #include "config_source.h"
 #include "diff/config_diff.h"
-#include "file_io.h"
-#include "state/crash_point.h"
 #include "state/plan.h"
 #include "state/plan_key.h"
-#include "state/digest.h"
 #include "state/state_store.h"
+#include "util/crash_point.h"
+#include "util/digest.h"
+#include "util/file_io.h"
 
 namespace rescfg::cmd {
 namespace {

@@ -3,15 +3,15 @@
 #include <cstdio>
 #include <utility>
 
-#include "clearml/enqueue_requests.h"
 #include "clearml/queues.h"
 #include "commands.h"
 #include "config_source.h"
+#include "decide/clearml_requests.h"
+#include "decide/report.h"
 #include "jobs/loader.h"
 #include "output/schedule_output.h"
 #include "output/schedule_summary.h"
 #include "output_file.h"
-#include "schedule/report.h"
 
 namespace rescfg::cmd {
 

@@ -11,13 +11,13 @@
 
 #include "commands.h"
 #include "config_source.h"
-#include "file_io.h"
 #include "output/simulate_output.h"
 #include "output_file.h"
 #include "simulate/plot.h"
 #include "simulate/report.h"
 #include "simulate/sim_time.h"
 #include "simulation.h"
+#include "util/file_io.h"
 
 namespace rescfg::cmd {
 

@@ -7,8 +7,8 @@
 
 #include "commands.h"
 #include "config_source.h"
+#include "decide/report.h"
 #include "output_file.h"
-#include "schedule/report.h"
 #include "status/status.h"
 
 namespace rescfg::cmd {

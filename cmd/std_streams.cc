@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "file_io.h"
+#include "util/file_io.h"
 
 namespace rescfg::cmd {
 

@@ -9,13 +9,13 @@
 #include "commands.h"
 #include "config_source.h"
 #include "output_file.h"
-#include "state/atomic_file.h"
 #include "sync/credentials.h"
 #include "sync/cycle.h"
 #include "sync/kept_snapshot.h"
 #include "sync/metrics.h"
 #include "sync/move_output.h"
 #include "sync/sync_lock.h"
+#include "util/atomic_file.h"
 
 namespace rescfg::cmd {
 namespace {

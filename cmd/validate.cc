@@ -6,8 +6,8 @@
 
 #include "commands.h"
 #include "config/loader.h"
-#include "output_file.h"
 #include "output/findings_output.h"
+#include "output_file.h"
 #include "validate/validate.h"
 
 namespace rescfg::cmd {

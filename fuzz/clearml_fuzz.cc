@@ -12,13 +12,13 @@
 #include <string_view>
 #include <vector>
 
-#include "clearml/enqueue_requests.h"
 #include "clearml/queues.h"
 #include "clearml/tasks.h"
 #include "clearml/workers.h"
+#include "decide/clearml_requests.h"
+#include "decide/report.h"
 #include "fuzz_config.h"
 #include "jobs/resolve.h"
-#include "schedule/report.h"
 
 namespace {
 

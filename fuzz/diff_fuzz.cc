@@ -14,7 +14,7 @@
 #include "config/canonical.h"
 #include "config/loader.h"
 #include "diff/config_diff.h"
-#include "output/json_writer.h"
+#include "util/json_writer.h"
 #include "validate/validate.h"
 
 namespace {

@@ -11,12 +11,12 @@
 #include <string_view>
 #include <vector>
 
+#include "decide/report.h"
 #include "fuzz_config.h"
 #include "jobs/loader.h"
 #include "jobs/params.h"
 #include "jobs/resolve.h"
 #include "jobs/yaml_jobs.h"
-#include "schedule/report.h"
 
 namespace {
 

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "max_flow.h"
 #include "schedule/bipartite_flow.h"
+#include "util/max_flow.h"
 
 namespace rescfg {
 namespace {

@@ -3,13 +3,13 @@
 
 #include "config/canonical.h"
 #include "config/loader.h"
-#include "file_io.h"
 #include "gitops_config_gen.h"
+#include "util/file_io.h"
 
 #include "support/scenario_text.h"
-#include "support/yaml_text.h"
-#include "yaml_input.h"
 #include "support/test_paths.h"
+#include "support/yaml_text.h"
+#include "util/yaml_input.h"
 
 namespace rescfg {
 namespace {

@@ -9,9 +9,10 @@
 #include "export/agent_sizing.h"
 #include "export/clearml_agent.h"
 #include "export/values_tree.h"
-#include "output/json_writer.h"
-#include "validate/validate.h"
 #include "support/test_paths.h"
+#include "util/json_writer.h"
+#include "validate/load.h"
+#include "validate/validate.h"
 
 namespace rescfg {
 namespace {

@@ -16,9 +16,9 @@
 
 #include "clearml/tasks.h"
 #include "config/loader.h"
+#include "decide/report.h"
 #include "jobs/resolve.h"
 #include "output/schedule_output.h"
-#include "schedule/report.h"
 #include "support/same_resolution.h"
 #include "support/scenario_text.h"
 

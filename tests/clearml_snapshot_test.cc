@@ -19,8 +19,8 @@
 #include "clearml/snapshot.h"
 #include "clearml/tasks.h"
 #include "config/loader.h"
+#include "decide/report.h"
 #include "output/schedule_summary.h"
-#include "schedule/report.h"
 #include "support/scenario_text.h"
 
 namespace rescfg::clearml {

@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "config/loader.h"
-#include "input_limits.h"
+#include "util/input_limits.h"
 
 namespace rescfg {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "clearml/queues.h"
 #include "clearml/tasks.h"
+#include "decide/report.h"
 #include "explain/explain.h"
-#include "schedule/report.h"
 #include "support/generators.h"
 #include "support/reference_scheduler.h"
 #include "support/scenario_text.h"

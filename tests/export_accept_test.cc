@@ -11,8 +11,8 @@
 #include "export/accept.h"
 #include "export/clearml_agent.h"
 #include "export/kueue.h"
-#include "validate/validate.h"
 #include "support/test_paths.h"
+#include "validate/validate.h"
 
 namespace rescfg {
 namespace {

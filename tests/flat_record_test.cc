@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "output/flat_record.h"
 #include "support/yaml_text.h"
-#include "yaml_input.h"
+#include "util/flat_record.h"
+#include "util/yaml_input.h"
 
 namespace rescfg {
 namespace {

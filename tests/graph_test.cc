@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <set>
 
+#include "config/human_amount.h"
+#include "decide/report.h"
 #include "graph/drawing.h"
 #include "graph/graph.h"
-#include "output/human_amount.h"
-#include "schedule/report.h"
 #include "support/generators.h"
 
 namespace rescfg {

@@ -16,7 +16,6 @@
 
 #include "config/loader.h"
 #include "export/values_tree.h"
-#include "file_io.h"
 #include "graph/graph.h"
 #include "jobs/job_fields.h"
 #include "jobs/json_lines.h"
@@ -25,6 +24,7 @@
 #include "simulate/sim_time.h"
 #include "state/plan_key.h"
 #include "state/state_store.h"
+#include "util/file_io.h"
 #include "validate/validate.h"
 
 namespace rescfg {

@@ -3,11 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "config/human_amount.h"
 #include "config/loader.h"
 #include "diff/config_diff.h"
-#include "output/human_amount.h"
-#include "output/markdown.h"
 #include "simulate/sim_time.h"
+#include "util/markdown.h"
+#include "validate/load.h"
 
 namespace rescfg {
 namespace {

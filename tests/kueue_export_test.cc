@@ -16,7 +16,7 @@
 #include "export/kueue_quota.h"
 #include "export/kueue_requests.h"
 #include "export/kueue_rules.h"
-#include "state/digest.h"
+#include "util/digest.h"
 #include "validate/validate.h"
 
 #include "support/kueue_export.h"

@@ -6,6 +6,7 @@
 #include "config/canonical.h"
 #include "config/loader.h"
 #include "diff/config_diff.h"
+#include "validate/load.h"
 #include "validate/validate.h"
 
 namespace rescfg {

@@ -8,8 +8,9 @@
 #include "clearml/tasks.h"
 #include "clearml/workers.h"
 #include "config/loader.h"
+#include "decide/report.h"
 #include "jobs/loader.h"
-#include "schedule/report.h"
+#include "validate/load.h"
 
 namespace rescfg {
 namespace {

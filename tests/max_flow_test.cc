@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "max_flow.h"
+#include "util/max_flow.h"
 
 namespace rescfg {
 namespace {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "clearml/snapshot.h"
+#include "decide/report.h"
 #include "jobs/loader.h"
-#include "schedule/report.h"
 #include "support/scenario_text.h"
 
 namespace rescfg {

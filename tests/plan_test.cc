@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "state/digest.h"
 #include "state/plan.h"
 #include "support/yaml_text.h"
+#include "util/digest.h"
 
 namespace rescfg {
 namespace {

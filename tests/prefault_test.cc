@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "prefault.h"
+#include "util/prefault.h"
 
 namespace rescfg {
 namespace {

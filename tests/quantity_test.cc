@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "quantity.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "jobs/time.h"
+#include "util/rfc3339.h"
 
 namespace rescfg {
 namespace {

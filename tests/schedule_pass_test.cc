@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "schedule/report.h"
+#include "decide/report.h"
 #include "support/scenario_text.h"
 
 namespace rescfg {

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <map>
 
+#include "decide/report.h"
 #include "output/schedule_output.h"
 #include "schedule/problem.h"
-#include "schedule/report.h"
 #include "support/generators.h"
 #include "support/reference_scheduler.h"
 #include "support/same_decisions.h"

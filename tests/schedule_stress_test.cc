@@ -21,8 +21,8 @@
 #include "schedule/problem.h"
 #include "schedule/reservations.h"
 #include "support/generators.h"
-#include "support/shaped_scenarios.h"
 #include "support/reference_scheduler.h"
+#include "support/shaped_scenarios.h"
 
 namespace rescfg {
 namespace {

@@ -5,15 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "file_io.h"
-#include "output/json_writer.h"
-#include "output/text_table.h"
-#include "state/atomic_file.h"
-#include "state/lockfile.h"
-#include "state/digest.h"
 #include "state/revision_check.h"
-#include "state/state_file.h"
 #include "state/state_store.h"
+#include "util/atomic_file.h"
+#include "util/digest.h"
+#include "util/file_io.h"
+#include "util/json_writer.h"
+#include "util/lockfile.h"
+#include "util/state_file.h"
+#include "util/text_table.h"
 
 namespace rescfg {
 namespace {

@@ -7,10 +7,10 @@
 
 #include <string>
 
+#include "decide/report.h"
 #include "jobs/loader.h"
 #include "jobs/resolve.h"
 #include "output/schedule_output.h"
-#include "schedule/report.h"
 #include "support/same_resolution.h"
 #include "support/scenario_text.h"
 

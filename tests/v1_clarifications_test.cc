@@ -8,8 +8,8 @@
 #include <string>
 
 #include "config/loader.h"
+#include "decide/report.h"
 #include "jobs/loader.h"
-#include "schedule/report.h"
 #include "support/scenario_text.h"
 
 namespace rescfg {

@@ -8,8 +8,8 @@
 
 #include "config/loader.h"
 #include "output/findings_output.h"
-#include "validate/validate.h"
 #include "support/test_paths.h"
+#include "validate/validate.h"
 
 namespace rescfg {
 namespace {

@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "jobs/params.h"
-#include "jobs/yaml_fast_scanner.h"
 #include "jobs/yaml_jobs.h"
-#include "yaml_input.h"
 #include "support/test_paths.h"
+#include "util/yaml_fast_scanner.h"
+#include "util/yaml_input.h"
 
 namespace rescfg {
 namespace {

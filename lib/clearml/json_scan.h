@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "finding.h"
+#include "util/finding.h"
 
 namespace rescfg::clearml {
 

@@ -1,8 +1,9 @@
 #include "clearml/queues.h"
 
-#include "file_io.h"
-#include "input_limits.h"
 #include "jobs/json_values.h"
+#include "util/file_io.h"
+#include "util/input_file.h"
+#include "util/input_limits.h"
 
 namespace rescfg::clearml {
 
@@ -153,14 +154,13 @@ QueueList ReadQueuesText(std::string text, const std::string& file) {
 }
 
 QueueList ReadQueuesFile(const std::string& path) {
-  std::string error;
-  const char* code = kUnreadable;
-  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().queues_bytes, &code);
+  Finding failure;
+  std::optional<std::string> text = ReadInputFile(path, InputKind::kQueues, &failure);
   if (!text) {
     QueueList list;
-    list.file = DisplayName(path);
+    list.file = failure.file;
     list.unusable = true;
-    list.findings.push_back({code, Severity::kError, list.file, {}, "", error, LimitHint(code, "RESCFG_MAX_QUEUES_BYTES")});
+    list.findings.push_back(std::move(failure));
     return list;
   }
   return ReadQueuesText(std::move(*text), DisplayName(path));

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "clearml/response.h"
-#include "finding.h"
-#include "jobs/name_map.h"
-#include "text_arena.h"
+#include "util/finding.h"
+#include "util/name_map.h"
+#include "util/text_arena.h"
 
 namespace rescfg::clearml {
 

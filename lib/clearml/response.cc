@@ -3,7 +3,7 @@
 #include "clearml/json_scan.h"
 #include "jobs/job_fields.h"
 #include "jobs/json_values.h"
-#include "yaml_input.h"
+#include "util/yaml_input.h"
 
 namespace rescfg::clearml {
 
@@ -21,28 +21,17 @@ simdjson::error_code ReadRef(od::value value, std::string_view what, bool in_pla
     case od::json_type::string:
       return string_of(value, &ref->id);
     case od::json_type::object: {
-      od::object object;
-      if (auto error = value.get_object().get(object)) return error;
-      for (auto member : object) {
-        std::string_view key;
-        od::value field_value;
-        if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
+      auto member = [&](std::string_view key, od::value v) -> error_code {
         const bool id = key == "id";
-        if (!id && key != "name") {
-          if (auto error = json::Skip(field_value, 2)) return error;
-          continue;
-        }
-        od::value v = field_value;
+        if (!id && key != "name") return json::Skip(v, 2);
         if (auto error = v.type().get(type)) return error;
-        if (type == od::json_type::string) {
-          if (auto error = string_of(v, id ? &ref->id : &ref->name)) return error;
-          continue;
-        }
+        if (type == od::json_type::string) return string_of(v, id ? &ref->id : &ref->name);
         if (type != od::json_type::null && shape->empty()) {
           *shape = std::string(what) + "." + std::string(key) + " must be a string";
         }
-        if (auto error = json::Skip(v, 2)) return error;
-      }
+        return json::Skip(v, 2);
+      };
+      if (auto error = json::ForEachMember(value, member)) return error;
       if (ref->empty() && shape->empty()) *shape = std::string(what) + " has neither an id nor a name";
       return simdjson::SUCCESS;
     }

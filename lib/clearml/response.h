@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "finding.h"
-#include "text_arena.h"
+#include "util/finding.h"
+#include "util/text_arena.h"
 
 namespace rescfg::clearml {
 

@@ -4,7 +4,7 @@
 #include "jobs/job_directory.h"
 #include "jobs/near_misses.h"
 #include "jobs/resolve_clearml.h"
-#include "joined_thread.h"
+#include "util/joined_thread.h"
 
 namespace rescfg::clearml {
 

@@ -9,8 +9,8 @@
 
 #include "clearml/handovers.h"
 #include "clearml/queues.h"
-#include "config/model.h"
 #include "clearml/workers.h"
+#include "config/model.h"
 #include "jobs/job.h"
 #include "jobs/resolved_jobs.h"
 

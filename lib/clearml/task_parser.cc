@@ -74,22 +74,13 @@ error_code TaskParser::Field(TaskKey key, std::string_view name, od::value value
 }
 
 error_code TaskParser::Execution(od::value value, JobEntry* entry) {
-  od::object object;
-  if (auto error = value.get_object().get(object)) return error;
-  for (auto member : object) {
-    std::string_view key;
-    od::value field_value;
-    if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
-    if (key != "queue") {
-      if (auto error = json::Skip(field_value, 2)) return error;
-      continue;
-    }
+  return json::ForEachMember(value, [&](std::string_view key, od::value field_value) -> error_code {
+    if (key != "queue") return json::Skip(field_value, 2);
     constexpr uint32_t kQueueBit = 1u << static_cast<unsigned>(TaskKey::kOther);
     if (seen_ & kQueueBit) AddProblem(entry, "duplicate key 'queue' in execution");
     seen_ |= kQueueBit;
-    if (auto error = ReadRef(field_value, "execution.queue", in_place_, arena_, &queue_, &queue_shape_)) return error;
-  }
-  return simdjson::SUCCESS;
+    return ReadRef(field_value, "execution.queue", in_place_, arena_, &queue_, &queue_shape_);
+  });
 }
 
 void TaskParser::Finish(JobEntry* entry) {

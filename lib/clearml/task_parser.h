@@ -18,7 +18,7 @@
 #include "jobs/job.h"
 #include "jobs/json_values.h"
 #include "jobs/params.h"
-#include "text_arena.h"
+#include "util/text_arena.h"
 
 namespace rescfg::clearml {
 

@@ -10,14 +10,15 @@
 #include "clearml/json_scan.h"
 #include "clearml/response.h"
 #include "clearml/task_parser.h"
-#include "file_io.h"
-#include "input_limits.h"
 #include "jobs/job_fields.h"
 #include "jobs/json_lines.h"
-#include "jobs/resolve.h"
 #include "jobs/json_values.h"
-#include "joined_thread.h"
-#include "prefault.h"
+#include "jobs/resolve.h"
+#include "util/file_io.h"
+#include "util/input_file.h"
+#include "util/input_limits.h"
+#include "util/joined_thread.h"
+#include "util/prefault.h"
 
 namespace rescfg::clearml {
 
@@ -367,14 +368,13 @@ LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const
 
 LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& ready,
                                 const std::vector<std::string>& param_paths, const Config* resolve_against) {
-  std::string error;
-  const char* code = kUnreadable;
-  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes, &code);
+  Finding failure;
+  std::optional<std::string> text = ReadInputFile(path, InputKind::kJobs, &failure);
   LoadedJobs result;
   if (!text) {
-    result.file = DisplayName(path);
+    result.file = failure.file;
     result.unusable = true;
-    result.findings.push_back({code, Severity::kError, result.file, {}, "", error, LimitHint(code, "RESCFG_MAX_JOBS_BYTES")});
+    result.findings.push_back(std::move(failure));
     return result;
   }
   json::LoneCarriageReturnsToNewlines(&*text);  // CR-only line endings are line endings

@@ -1,8 +1,9 @@
 #include "clearml/workers.h"
 
-#include "file_io.h"
-#include "input_limits.h"
 #include "jobs/json_values.h"
+#include "util/file_io.h"
+#include "util/input_file.h"
+#include "util/input_limits.h"
 
 namespace rescfg::clearml {
 
@@ -104,14 +105,13 @@ WorkerList ReadWorkersText(std::string text, const std::string& file) {
 }
 
 WorkerList ReadWorkersFile(const std::string& path) {
-  std::string error;
-  const char* code = kUnreadable;
-  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().workers_bytes, &code);
+  Finding failure;
+  std::optional<std::string> text = ReadInputFile(path, InputKind::kWorkers, &failure);
   if (!text) {
     WorkerList list;
-    list.file = DisplayName(path);
+    list.file = failure.file;
     list.unusable = true;
-    list.findings.push_back({code, Severity::kError, list.file, {}, "", error, LimitHint(code, "RESCFG_MAX_WORKERS_BYTES")});
+    list.findings.push_back(std::move(failure));
     return list;
   }
   return ReadWorkersText(std::move(*text), DisplayName(path));

@@ -1,7 +1,7 @@
 #include "config/canonical.h"
 
-#include "text_check.h"
-#include "yaml_input.h"
+#include "util/text_check.h"
+#include "util/yaml_input.h"
 
 namespace rescfg {
 namespace {
@@ -119,7 +119,7 @@ void WritePolicy(const Policy& policy, const Config& config, std::string& out) {
   out += "\n";
   for (const auto& entry : policy.profiles) {
     out += "      - {profile: " + YamlQuote(entry.profile);
-    out += ", queue: " + YamlQuote(entry.queue.value_or(DefaultPolicyQueue(policy.name, entry.profile)));
+    out += ", queue: " + YamlQuote(PolicyQueueOf(policy, entry));
     out += "}\n";
   }
   if (!policy.description.empty()) out += "    description: " + YamlQuote(policy.description) + "\n";

@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "config/k8s_names.h"
-#include "text_check.h"
-#include "yaml_input.h"
+#include "util/text_check.h"
+#include "util/yaml_input.h"
 
 namespace rescfg {
 namespace {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "config/model.h"
-#include "finding.h"
+#include "util/finding.h"
 
 namespace rescfg {
 

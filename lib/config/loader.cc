@@ -2,163 +2,17 @@
 
 #include <algorithm>
 
-#include "edit_distance.h"
-#include "file_io.h"
+#include "config/config_reader.h"
 #include "config/k8s_names.h"
 #include "config/kubernetes.h"
-#include "input_limits.h"
-#include "text_check.h"
-#include "validate/validate.h"
-#include "yaml_input.h"
+#include "util/edit_distance.h"
+#include "util/file_io.h"
+#include "util/input_file.h"
+#include "util/input_limits.h"
+#include "util/text_check.h"
+#include "util/yaml_input.h"
 
 namespace rescfg {
-namespace {
-
-/// Walks the YAML tree of one configuration file, collecting findings.
-class ConfigReader {
- public:
-  ConfigReader(const std::string& file, std::vector<Finding>* findings)
-      : file_(file), findings_(findings) {}
-
-  Config Read(const YAML::Node& root);
-
- private:
-  void Error(std::string code, Mark mark, std::string path, std::string message,
-             std::string hint = "") {
-    findings_->push_back({std::move(code), Severity::kError, file_, mark, std::move(path),
-                          std::move(message), std::move(hint)});
-  }
-  void Missing(const MapReader& map, const std::string& path, const std::string& key) {
-    if (map.Misspelt(key)) return;  // the unknown key's did-you-mean said it
-    Error("missing-field", map.map_mark(), path.empty() ? key : path + "." + key,
-          "required field '" + key + "' is missing");
-  }
-
-  /// A scalar's text as it is; reports wrong-type otherwise.
-  std::optional<std::string> Scalar(const YAML::Node& node, const std::string& path);
-  /// Free text (a description): a scalar string without control characters
-  /// other than line breaks and tabs.
-  std::optional<std::string> Text(const YAML::Node& node, const std::string& path);
-  /// A name: a non-empty string without control characters.
-  std::optional<std::string> Name(const YAML::Node& node, const std::string& path);
-  std::optional<Quantity> Amount(const YAML::Node& node, const std::string& path, bool positive);
-  std::optional<std::vector<NameRef>> NameList(const YAML::Node& node, const std::string& path);
-  /// true or false, unquoted (yes/no and quoted text are refused).
-  std::optional<bool> Bool(const YAML::Node& node, const std::string& path, const char* what);
-  std::optional<GpuFractions> ReadGpuFractions(const YAML::Node& node, const std::string& path);
-  /// The list at `key`, or empty when absent; reports a non-list.
-  std::vector<YAML::Node> List(const MapReader& map, const std::string& key, const std::string& path);
-
-  Pool ReadPool(const YAML::Node& node, size_t index, bool* ok);
-  /// `nodes: {count, gpus}`: two whole numbers > 0 whose product is an amount.
-  std::optional<PoolNodes> ReadNodes(const YAML::Node& node, const std::string& path);
-  std::optional<int64_t> WholeNumber(const YAML::Node& node, const std::string& path);
-  Profile ReadProfile(const YAML::Node& node, size_t index, bool* ok);
-  Policy ReadPolicy(const YAML::Node& node, size_t index, bool* ok);
-  std::optional<Link> ReadLink(const YAML::Node& node, const std::string& path);
-  std::optional<PolicyProfile> ReadPolicyProfile(const YAML::Node& node, const std::string& path);
-
-  /// "pools[name]" when the entry has a readable name, else "pools[index]".
-  static std::string EntryPath(const char* list, const YAML::Node& node, size_t index);
-
-  const std::string& file_;
-  std::vector<Finding>* findings_;
-};
-
-std::string ConfigReader::EntryPath(const char* list, const YAML::Node& node, size_t index) {
-  if (node.IsMap()) {
-    try {
-      YAML::Node name = node["name"];
-      if (name.IsScalar() && !name.Scalar().empty() && TextProblem(name.Scalar(), TextKind::kName).empty()) {
-        return std::string(list) + "[" + name.Scalar() + "]";
-      }
-    } catch (const YAML::Exception&) {
-    }
-  }
-  return std::string(list) + "[" + std::to_string(index) + "]";
-}
-
-std::optional<std::string> ConfigReader::Scalar(const YAML::Node& node, const std::string& path) {
-  if (!node.IsScalar()) {
-    Error("wrong-type", MarkOf(node), path, "expected a string, found " + DescribeNode(node));
-    return std::nullopt;
-  }
-  return node.Scalar();
-}
-
-std::optional<std::string> ConfigReader::Text(const YAML::Node& node, const std::string& path) {
-  if (!Scalar(node, path)) return std::nullopt;
-  if (std::string problem = TextProblem(node.Scalar(), TextKind::kFreeText); !problem.empty()) {
-    Error("bad-text", MarkOf(node), path, "the text " + problem, TextProblemHint(node.Scalar()));
-    return std::nullopt;
-  }
-  return node.Scalar();
-}
-
-std::optional<std::string> ConfigReader::Name(const YAML::Node& node, const std::string& path) {
-  auto text = Scalar(node, path);
-  if (!text) return std::nullopt;
-  if (text->empty()) {
-    Error("bad-name", MarkOf(node), path, "a name must not be empty");
-    return std::nullopt;
-  }
-  if (std::string problem = TextProblem(*text, TextKind::kName); !problem.empty()) {
-    Error("bad-name", MarkOf(node), path, "the name " + problem, TextProblemHint(*text));
-    return std::nullopt;
-  }
-  if (text->size() > CurrentLimits().name_length) {
-    Error("bad-name", MarkOf(node), path,
-          "a name must be at most " + std::to_string(CurrentLimits().name_length) + " bytes long, not " +
-              std::to_string(text->size()),
-          "shorten it (RESCFG_MAX_NAME_LENGTH raises the limit)");
-    return std::nullopt;
-  }
-  return text;
-}
-
-std::optional<Quantity> ConfigReader::Amount(const YAML::Node& node, const std::string& path,
-                                             bool positive) {
-  if (!node.IsScalar()) {
-    Error("wrong-type", MarkOf(node), path, "expected an amount, found " + DescribeNode(node));
-    return std::nullopt;
-  }
-  QuantityError error;
-  auto q = ParseQuantity(node.Scalar(), &error);
-  if (!q) {
-    Error("bad-quantity", MarkOf(node), path, error.message, error.hint);
-    return std::nullopt;
-  }
-  if (positive && q->is_zero()) {
-    Error("bad-quantity", MarkOf(node), path, "must be greater than 0");
-    return std::nullopt;
-  }
-  return q;
-}
-
-std::optional<std::vector<NameRef>> ConfigReader::NameList(const YAML::Node& node,
-                                                           const std::string& path) {
-  if (!node.IsSequence()) {
-    Error("wrong-type", MarkOf(node), path, "expected a list of names, found " + DescribeNode(node));
-    return std::nullopt;
-  }
-  std::vector<NameRef> names;
-  for (size_t i = 0; i < node.size(); ++i) {
-    if (auto name = Name(node[i], path + "[" + std::to_string(i) + "]")) {
-      names.push_back({*name, MarkOf(node[i])});
-    }
-  }
-  return names;
-}
-
-std::optional<bool> ConfigReader::Bool(const YAML::Node& node, const std::string& path, const char* what) {
-  const std::string text = node.IsScalar() ? node.Scalar() : "";
-  if (node.IsScalar() && !IsQuoted(node)) {
-    if (text == "true" || text == "True" || text == "TRUE") return true;
-    if (text == "false" || text == "False" || text == "FALSE") return false;
-  }
-  Error("wrong-type", MarkOf(node), path, std::string(what) + " must be true or false, found " + DescribeNode(node));
-  return std::nullopt;
-}
 
 std::optional<GpuFractions> ConfigReader::ReadGpuFractions(const YAML::Node& node, const std::string& path) {
   GpuFractions fractions;
@@ -219,20 +73,6 @@ std::optional<GpuFractions> ConfigReader::ReadGpuFractions(const YAML::Node& nod
   return fractions;
 }
 
-std::optional<int64_t> ConfigReader::WholeNumber(const YAML::Node& node, const std::string& path) {
-  if (!node.IsScalar()) {
-    Error("bad-nodes", MarkOf(node), path, "expected a whole number greater than 0, found " + DescribeNode(node));
-    return std::nullopt;
-  }
-  QuantityError error;
-  auto q = ParseQuantity(node.Scalar(), &error);
-  if (!q || q->is_zero() || !q->is_whole()) {
-    Error("bad-nodes", MarkOf(node), path, "expected a whole number greater than 0, not '" + node.Scalar() + "'");
-    return std::nullopt;
-  }
-  return static_cast<int64_t>(q->ticks() / Quantity::kTicksPerUnit);
-}
-
 std::optional<PoolNodes> ConfigReader::ReadNodes(const YAML::Node& node, const std::string& path) {
   if (!node.IsMap()) {
     Error("bad-nodes", MarkOf(node), path,
@@ -257,20 +97,6 @@ std::optional<PoolNodes> ConfigReader::ReadNodes(const YAML::Node& node, const s
   nodes.count = *count;
   nodes.gpus = *gpus;
   return nodes;
-}
-
-std::vector<YAML::Node> ConfigReader::List(const MapReader& map, const std::string& key,
-                                           const std::string& path) {
-  std::vector<YAML::Node> items;
-  auto node = map.Get(key);
-  if (!node) return items;
-  if (!node->IsSequence()) {
-    Error("wrong-type", MarkOf(*node), path.empty() ? key : path + "." + key,
-          "expected a list, found " + DescribeNode(*node));
-    return items;
-  }
-  for (const auto& item : *node) items.push_back(item);
-  return items;
 }
 
 Pool ConfigReader::ReadPool(const YAML::Node& node, size_t index, bool* ok) {
@@ -576,8 +402,6 @@ Config ConfigReader::Read(const YAML::Node& root) {
   return config;
 }
 
-}  // namespace
-
 LoadedConfig LoadConfigText(std::string_view text, const std::string& file) {
   LoadedConfig result;
   result.file = file;
@@ -603,38 +427,16 @@ LoadedConfig LoadConfigText(std::string_view text, const std::string& file) {
 }
 
 LoadedConfig LoadConfigFile(const std::string& path) {
-  std::string error;
-  const char* code = kUnreadable;
-  auto text = ReadWholeFile(path, &error, CurrentLimits().config_bytes, &code);
+  Finding failure;
+  auto text = ReadInputFile(path, InputKind::kConfig, &failure);
   if (!text) {
     LoadedConfig result;
-    result.file = DisplayName(path);
+    result.file = failure.file;
     result.unusable = true;
-    result.findings.push_back({code, Severity::kError, result.file, {}, "", error, LimitHint(code, "RESCFG_MAX_CONFIG_BYTES")});
+    result.findings.push_back(std::move(failure));
     return result;
   }
   return LoadConfigText(*text, DisplayName(path));
-}
-
-namespace {
-
-LoadedConfig Validated(LoadedConfig loaded) {
-  if (!loaded.config) return loaded;
-  ValidateConfig(*loaded.config, loaded.file, &loaded.findings);
-  if (HasErrors(loaded.findings)) {
-    loaded.config.reset();
-    return loaded;
-  }
-  ApplyDefaults(*loaded.config);
-  return loaded;
-}
-
-}  // namespace
-
-LoadedConfig LoadValidConfig(const std::string& path) { return Validated(LoadConfigFile(path)); }
-
-LoadedConfig LoadValidConfigText(std::string_view text, const std::string& file) {
-  return Validated(LoadConfigText(text, file));
 }
 
 }  // namespace rescfg

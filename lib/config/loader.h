@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "config/model.h"
-#include "finding.h"
+#include "util/finding.h"
 
 namespace rescfg {
 
@@ -36,13 +36,5 @@ LoadedConfig LoadConfigText(std::string_view text, const std::string& file);
 
 /// Reads and parses a file ("-" for standard input).
 LoadedConfig LoadConfigFile(const std::string& path);
-
-/// Loads, validates and applies defaults: the one call commands use when
-/// they need a configuration to work with. Errors (of any kind) leave
-/// `config` empty; warnings are kept in `findings`.
-LoadedConfig LoadValidConfig(const std::string& path);
-
-/// LoadValidConfig on text already read (`file` names it in findings).
-LoadedConfig LoadValidConfigText(std::string_view text, const std::string& file);
 
 }  // namespace rescfg

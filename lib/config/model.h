@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "finding.h"
-#include "quantity.h"
+#include "util/finding.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 
@@ -255,5 +255,10 @@ bool IsDefaultPolicyNamespace(const Config& config, const Policy& policy);
 
 /// The queue of a policy's profile entry once defaults are applied.
 std::string DefaultPolicyQueue(const std::string& policy, const std::string& profile);
+/// The queue where a policy's users enqueue jobs of one of its profiles: the
+/// entry's `queue`, else the default "<policy>/<profile>".
+inline std::string PolicyQueueOf(const Policy& policy, const PolicyProfile& entry) {
+  return entry.queue ? *entry.queue : DefaultPolicyQueue(policy.name, entry.profile);
+}
 
 }  // namespace rescfg

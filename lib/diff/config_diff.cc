@@ -206,7 +206,7 @@ void DiffPolicy(const Policy& a, const Policy& b, const Sides& sides, std::vecto
   for (const auto& p : a.profiles) old_profiles.push_back(p.profile);
   for (const auto& p : b.profiles) new_profiles.push_back(p.profile);
   auto queue = [](const Policy& policy, const PolicyProfile& p) {
-    return p.queue.value_or(DefaultPolicyQueue(policy.name, p.profile));
+    return PolicyQueueOf(policy, p);
   };
   for (const auto& p : a.profiles) {
     if (!Contains(new_profiles, p.profile)) {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "config/model.h"
-#include "output/json_writer.h"
-#include "output/markdown.h"
+#include "util/json_writer.h"
+#include "util/markdown.h"
 
 namespace rescfg {
 

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "config/model.h"
+#include "decide/report.h"
 #include "jobs/job.h"
-#include "output/json_writer.h"
-#include "output/markdown.h"
-#include "schedule/report.h"
+#include "util/json_writer.h"
+#include "util/markdown.h"
 
 namespace rescfg {
 

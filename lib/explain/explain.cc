@@ -9,15 +9,15 @@
 #include <map>
 #include <memory>
 
-#include "edit_distance.h"
-#include "output/human_amount.h"
+#include "config/human_amount.h"
+#include "decide/report.h"
 #include "jobs/resolve.h"
 #include "schedule/admission.h"
 #include "schedule/context.h"
 #include "schedule/job_queue.h"
 #include "schedule/pass_state.h"
-#include "schedule/report.h"
 #include "schedule/reservations.h"
+#include "util/edit_distance.h"
 
 namespace rescfg {
 

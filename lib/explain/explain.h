@@ -13,7 +13,7 @@
 
 #include "config/model.h"
 #include "jobs/job.h"
-#include "quantity.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 

@@ -1,8 +1,8 @@
 /// The explanation of one job as text for people and JSON for scripts.
 
+#include "config/human_amount.h"
 #include "explain/explain.h"
-#include "output/human_amount.h"
-#include "output/json_writer.h"
+#include "util/json_writer.h"
 
 namespace rescfg {
 namespace {

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "export/export.h"
+#include "export/export_result.h"
 
 namespace rescfg {
 

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "config/model.h"
-#include "quantity.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 

@@ -5,10 +5,10 @@
 #include <string_view>
 
 #include "config/canonical.h"
-#include "edit_distance.h"
 #include "export/agent_sizing.h"
 #include "export/values_tree.h"
-#include "output/json_writer.h"
+#include "util/edit_distance.h"
+#include "util/json_writer.h"
 
 namespace rescfg {
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "config/model.h"
-#include "export/export.h"
+#include "export/export_result.h"
 
 namespace rescfg {
 

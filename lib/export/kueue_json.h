@@ -4,7 +4,7 @@
 /// (`jq '.objects[] | select(.kind == "ClusterQueue") | .metadata.name'`).
 
 #include "export/kueue_objects.h"
-#include "output/json_writer.h"
+#include "util/json_writer.h"
 
 namespace rescfg {
 

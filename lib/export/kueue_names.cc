@@ -4,7 +4,7 @@
 #include <set>
 
 #include "config/k8s_names.h"
-#include "state/digest.h"
+#include "util/digest.h"
 
 namespace rescfg {
 namespace {
@@ -112,7 +112,7 @@ KueueNames NameKueueObjects(const Config& config, const std::string& file, std::
   for (const Policy& policy : config.policies) {
     policy_names.push_back(policy.name);
     for (const PolicyProfile& entry : policy.profiles) {
-      queue_names.push_back(entry.queue.value_or(DefaultPolicyQueue(policy.name, entry.profile)));
+      queue_names.push_back(PolicyQueueOf(policy, entry));
     }
   }
   flavors.PlanCuts(pool_names);
@@ -130,7 +130,7 @@ KueueNames NameKueueObjects(const Config& config, const std::string& file, std::
     std::vector<std::string> policy_queues;
     for (size_t j = 0; j < policy.profiles.size(); ++j) {
       const PolicyProfile& entry = policy.profiles[j];
-      const std::string queue = entry.queue.value_or(DefaultPolicyQueue(policy.name, entry.profile));
+      const std::string queue = PolicyQueueOf(policy, entry);
       const Mark mark = entry.queue_mark.line > 0 ? entry.queue_mark : entry.mark;
       policy_queues.push_back(queues.Take(queue, {"policy queue " + Quoted(queue),
                                                   path + ".profiles[" + std::to_string(j) + "].queue", mark}));

@@ -180,7 +180,7 @@ void Builder::Queues(size_t i, KueueObjects& out) {
     const Profile* profile = config_.FindProfile(entry.profile);
     if (!profile) continue;
     const std::string& name = plan_.names.queues[i][j];
-    const std::string queue = entry.queue.value_or(DefaultPolicyQueue(policy.name, entry.profile));
+    const std::string queue = PolicyQueueOf(policy, entry);
     std::vector<std::pair<std::string, std::string>> annotations = {
         {"rescfg.io/policy", policy.name}, {"rescfg.io/profile", profile->name}, {"rescfg.io/queue", queue}};
 

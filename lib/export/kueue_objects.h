@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "config/model.h"
-#include "export/export.h"
+#include "export/export_result.h"
 #include "export/kueue_names.h"
 #include "export/kueue_priority.h"
 #include "export/kueue_quota.h"

@@ -4,7 +4,7 @@
 #include <limits>
 #include <map>
 
-#include "max_flow.h"
+#include "util/max_flow.h"
 
 namespace rescfg {
 namespace {
@@ -22,7 +22,7 @@ bool PlacesAlone(const Profile& profile, const Pool& pool) { return FitsEmptyPoo
 /// The name of a policy queue, as its users write it.
 std::string QueueName(const Policy& policy, size_t entry) {
   const PolicyProfile& p = policy.profiles[entry];
-  return p.queue.value_or(DefaultPolicyQueue(policy.name, p.profile));
+  return PolicyQueueOf(policy, p);
 }
 
 std::string PolicyPath(const Policy& policy) { return "policies[" + policy.name + "]"; }

@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "config/model.h"
-#include "export/export.h"
+#include "export/export_result.h"
 #include "export/kueue_requests.h"
 
 namespace rescfg {

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "config/model.h"
-#include "export/export.h"
+#include "export/export_result.h"
 
 namespace rescfg {
 

@@ -4,7 +4,7 @@
 #include <cctype>
 
 #include "config/canonical.h"
-#include "output/json_writer.h"
+#include "util/json_writer.h"
 
 namespace rescfg {
 namespace {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "quantity.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "edit_distance.h"
-#include "output/human_amount.h"
+#include "config/human_amount.h"
+#include "util/edit_distance.h"
 
 namespace rescfg {
 namespace {
@@ -32,7 +32,7 @@ size_t RankOf(const std::optional<std::vector<NameRef>>& order, const std::strin
 
 std::string PolicyQueue(const Policy& policy, const std::string& profile) {
   for (const auto& entry : policy.profiles) {
-    if (entry.profile == profile) return entry.queue.value_or(DefaultPolicyQueue(policy.name, profile));
+    if (entry.profile == profile) return PolicyQueueOf(policy, entry);
   }
   return DefaultPolicyQueue(policy.name, profile);
 }

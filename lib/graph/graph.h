@@ -12,8 +12,8 @@
 #include <string>
 
 #include "config/model.h"
+#include "decide/report.h"
 #include "graph/drawing.h"
-#include "schedule/report.h"
 
 namespace rescfg {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "finding.h"
-#include "text_arena.h"
-#include "text_ref.h"
+#include "util/finding.h"
+#include "util/text_arena.h"
+#include "util/text_ref.h"
 
 namespace rescfg {
 

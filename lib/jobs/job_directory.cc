@@ -16,7 +16,7 @@ JobDirectory::JobDirectory(const Config& config)
       if (entry.queue) {
         queue = *entry.queue;
       } else {
-        queue = default_queues.emplace_back(DefaultPolicyQueue(config.policies[i].name, entry.profile));
+        queue = default_queues.emplace_back(PolicyQueueOf(config.policies[i], entry));
       }
       queues.emplace(queue, QueueTarget{i, *profile});
       if (allowed.empty()) {

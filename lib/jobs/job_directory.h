@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "config/model.h"
-#include "jobs/name_map.h"
-#include "text_ref.h"
+#include "util/name_map.h"
+#include "util/text_ref.h"
 
 namespace rescfg {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "edit_distance.h"
 #include "jobs/job_outcome.h"
+#include "util/edit_distance.h"
 
 namespace rescfg {
 

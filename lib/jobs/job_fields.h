@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "finding.h"
 #include "jobs/job.h"
+#include "util/finding.h"
 
 namespace rescfg {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "quantity.h"
-#include "text_ref.h"
+#include "util/quantity.h"
+#include "util/text_ref.h"
 
 namespace rescfg {
 

@@ -15,8 +15,8 @@
 #include "jobs/job.h"
 #include "jobs/json_values.h"
 #include "jobs/resolve.h"
-#include "joined_thread.h"
-#include "prefault.h"
+#include "util/joined_thread.h"
+#include "util/prefault.h"
 
 namespace rescfg::json {
 

@@ -113,17 +113,8 @@ error_code Skip(od::value value, int depth) {
   od::json_type type;
   if (auto error = value.type().get(type)) return error;
   switch (type) {
-    case od::json_type::object: {
-      od::object object;
-      if (auto error = value.get_object().get(object)) return error;
-      for (auto member : object) {
-        std::string_view key;
-        od::value field_value;
-        if (auto error = json::ReadMember(std::move(member), &key, &field_value)) return error;
-        if (auto error = Skip(field_value, depth + 1)) return error;
-      }
-      return simdjson::SUCCESS;
-    }
+    case od::json_type::object:
+      return ForEachMember(value, [&](std::string_view, od::value field_value) { return Skip(field_value, depth + 1); });
     case od::json_type::array: {
       od::array array;
       if (auto error = value.get_array().get(array)) return error;

@@ -46,6 +46,21 @@ inline error_code ReadMember(simdjson::simdjson_result<od::field> member, std::s
   return simdjson::SUCCESS;
 }
 
+/// Calls `visit(key, value)` for each member of the object `value`, in
+/// order, and stops at the first error either reports.
+template <class Visit>
+error_code ForEachMember(od::value value, Visit&& visit) {
+  od::object object;
+  if (auto error = value.get_object().get(object)) return error;
+  for (auto member : object) {
+    std::string_view key;
+    od::value field_value;
+    if (auto error = ReadMember(std::move(member), &key, &field_value)) return error;
+    if (auto error = visit(key, field_value)) return error;
+  }
+  return simdjson::SUCCESS;
+}
+
 /// Consumes a value the reader does not need, checking that it is valid JSON.
 error_code Skip(od::value value, int depth);
 

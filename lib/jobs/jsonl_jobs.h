@@ -3,8 +3,8 @@
 
 #include <string_view>
 
-#include "jobs/job.h"
 #include "config/model.h"
+#include "jobs/job.h"
 #include "jobs/params.h"
 #include "jobs/resolved_jobs.h"
 

@@ -5,14 +5,15 @@
 #include <algorithm>
 #include <map>
 
-#include "file_io.h"
-#include "input_limits.h"
 #include "jobs/json_lines.h"
 #include "jobs/jsonl_jobs.h"
 #include "jobs/near_misses.h"
 #include "jobs/params.h"
 #include "jobs/resolved_jobs.h"
 #include "jobs/yaml_jobs.h"
+#include "util/file_io.h"
+#include "util/input_file.h"
+#include "util/input_limits.h"
 
 namespace rescfg {
 
@@ -83,14 +84,13 @@ LoadedJobs LoadJobsText(std::string_view text, JobsFormat format, const std::str
 
 LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> format,
                         const std::vector<std::string>& param_paths, const Config* resolve_against) {
-  std::string error;
-  const char* code = kUnreadable;
-  std::optional<std::string> text = ReadWholeFile(path, &error, CurrentLimits().jobs_bytes, &code);
+  Finding failure;
+  std::optional<std::string> text = ReadInputFile(path, InputKind::kJobs, &failure);
   if (!text) {
     LoadedJobs result;
-    result.file = DisplayName(path);
+    result.file = failure.file;
     result.unusable = true;
-    result.findings.push_back({code, Severity::kError, result.file, {}, "", error, LimitHint(code, "RESCFG_MAX_JOBS_BYTES")});
+    result.findings.push_back(std::move(failure));
     return result;
   }
   // A pipe has no name to tell its format by: its content does. A file of

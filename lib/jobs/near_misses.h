@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "finding.h"
 #include "jobs/job.h"
+#include "util/finding.h"
 
 namespace rescfg {
 

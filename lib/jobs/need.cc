@@ -1,6 +1,6 @@
 #include "jobs/need.h"
 
-#include "output/human_amount.h"
+#include "config/human_amount.h"
 
 namespace rescfg {
 

@@ -8,7 +8,7 @@
 #include "config/model.h"
 #include "jobs/job.h"
 #include "jobs/job_outcome.h"
-#include "quantity.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 

@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "prefault.h"
+#include "util/prefault.h"
 
 namespace rescfg {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "jobs/job_outcome.h"
-#include "text_arena.h"
+#include "util/text_arena.h"
 
 namespace rescfg {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "edit_distance.h"
+#include "util/edit_distance.h"
 
 namespace rescfg {
 

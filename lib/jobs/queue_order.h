@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "jobs/time.h"
+#include "util/rfc3339.h"
 
 namespace rescfg {
 

@@ -1,8 +1,8 @@
 #include "jobs/repeated_ids.h"
 
-#include "jobs/name_map.h"
 #include "jobs/resolved_jobs.h"
-#include "joined_thread.h"
+#include "util/joined_thread.h"
+#include "util/name_map.h"
 
 namespace rescfg {
 

@@ -6,17 +6,17 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "joined_thread.h"
+#include "config/human_amount.h"
 #include "jobs/job_directory.h"
 #include "jobs/job_fields.h"
 #include "jobs/need.h"
 #include "jobs/queue_order.h"
 #include "jobs/repeated_ids.h"
 #include "jobs/resolve_clearml.h"
-#include "jobs/time.h"
-#include "output/flat_record.h"
-#include "yaml_input.h"
-#include "output/human_amount.h"
+#include "util/flat_record.h"
+#include "util/joined_thread.h"
+#include "util/rfc3339.h"
+#include "util/yaml_input.h"
 
 namespace rescfg {
 namespace {
@@ -86,8 +86,20 @@ class Resolver {
                Outcomes::Writer* outcomes);
 
  private:
+  /// What an entry means before it is told running or queued: the first
+  /// problem found, whether its id repeats, and what it names.
+  struct EntryTerms {
+    std::string invalid;
+    bool duplicate = false;
+    std::optional<QueueTarget> via_queue;
+    std::optional<uint32_t> policy, profile;
+  };
+
   /// Resolves entry `e` of slot `i` into `out`.
   void ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* repeated, JobOutcome& out);
+  /// The halves of ResolveOne: a running job holds; a queued one waits to be decided.
+  void ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, JobOutcome& out);
+  void ResolveQueued(const JobEntry& e, size_t i, EntryTerms t, JobOutcome& out);
 
   TextRef Keep(TextRef t) { return t ? TextRef(part_.text.Keep(*t)) : TextRef(); }
   TextRef Keep(std::string_view t) { return part_.text.Keep(t); }
@@ -143,202 +155,216 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
 }
 
 void Resolver::ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* repeated, JobOutcome& out) {
+  EntryTerms t;
+  out.entry = static_cast<uint32_t>(e.entry);
+  if (!e.params.empty()) part_.near_misses.Note(e);
+  t.invalid = e.invalid;
+  for (auto [field, text] : {std::pair{"id", e.id}, {"policy", e.policy}, {"profile", e.profile},
+                             {"queue", e.queue}, {"pool", e.pool}}) {
+    if (t.invalid.empty()) t.invalid = NotUtf8(field, text);
+  }
+  // An id that is not UTF-8 is no usable id: the entry is named by number.
+  if (e.id && !e.id->empty() && NotUtf8("id", e.id).empty()) out.id = Keep(*e.id);
+  if (e.name && NotUtf8("name", e.name).empty()) out.name = Keep(*e.name);
+  t.duplicate = repeated != nullptr && (*repeated)[i];
+
+  if (e.clearml_task && e.queue) part_.matches.Count(TaskMatchesQueue(dir_, e), e, &part_.text);
+  // A ClearML task handed over to a pool, or in flight, runs as far as
+  // the pools are concerned (rescfg(5), JOBS FILE, ClearML task snapshots): it is never decided again.
+  const bool running = (e.state && *e.state == "running") || (t.invalid.empty() && TaskRunsAlready(dir_, e));
+  if (t.invalid.empty() && e.state && *e.state != "running" && *e.state != "queued") {
+    t.invalid = "state must be queued or running, not '" + std::string(e.state->substr(0, 40)) + "'";
+  }
+  if (t.invalid.empty() && !out.id) t.invalid = e.id ? "id must not be empty" : "required field 'id' is missing";
+
+  // Which queue, policy and profile the entry means.
+  t.via_queue = e.queue ? JobDirectory::Find(dir_.queues, e.queue) : std::nullopt;
+  t.policy = JobDirectory::Find(dir_.policies, e.policy);
+  t.profile = JobDirectory::Find(dir_.profiles, e.profile);
+  if (t.via_queue) {
+    if (!e.policy) t.policy = t.via_queue->policy;
+    if (!e.profile) t.profile = t.via_queue->profile;
+  }
+  if (running) {
+    ResolveRunning(e, i, std::move(t), out);
+  } else {
+    ResolveQueued(e, i, std::move(t), out);
+  }
+}
+
+void Resolver::ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, JobOutcome& out) {
+  const ConfigNames& names = names_;
+  std::string& invalid = t.invalid;
+  std::optional<uint32_t>& policy = t.policy;
+  std::optional<uint32_t>& profile = t.profile;
+  const bool duplicate = t.duplicate;
+  out.status = JobStatus::kRunning;
+  out.need_source = NeedSource::kHolding;
+  std::optional<Quantity> holding;
+  TaskPlacement task;
+  if (e.clearml_task) {
+    if (invalid.empty()) {
+      task = PlaceTask(config_, dir_, e);
+      invalid = task.invalid;
+      profile = task.profile;
+      holding = task.holding;
+      policy = task.policy;
+    }
+  } else if (invalid.empty() && !e.pool) {
+    invalid = "required field 'pool' is missing (a running job names its pool)";
+  }
+  if (e.clearml_task) {
+    // Placed above.
+  } else if (invalid.empty() && e.resources) {
+    QuantityError error;
+    holding = ParseQuantity(*e.resources, &error);
+    if (!holding) invalid = "resources: " + error.message + (error.hint.empty() ? "" : " (" + error.hint + ")");
+  } else if (invalid.empty()) {
+    if (!profile) {
+      invalid = "cannot tell what it holds: no resources given and its profile is " +
+                std::string(e.profile || e.queue ? "unknown" : "not given");
+    } else {
+      NeedSource source;
+      std::string note;
+      holding = NeedOf(config_.profiles[*profile], e, &source, &note);
+      if (source == NeedSource::kInvalid) invalid = note;
+    }
+  }
+  if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); return; }
+  if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + Str(out.id) + "' appears earlier in the file"); return; }
+  auto pool = e.clearml_task ? task.pool : JobDirectory::Find(dir_.pools, e.pool);
+  if (!pool && !e.clearml_task) {
+    Reject(&out, e, "unknown-pool", "pool '" + Str(e.pool) + "' is not in the configuration");
+    return;
+  }
+  // A task whose pool cannot be told holds in none (PlaceTask gave it a policy).
+  if (pool) {
+    out.pool = names.pools[*pool];
+    out.queue = names.queues[*pool];
+  }
+  out.resources = holding;
+  out.warning = task.warning;
+  out.policy = policy ? TextRef(names.policies[*policy]) : Keep(e.policy);
+  out.profile = profile ? TextRef(names.profiles[*profile]) : Keep(e.profile);
+  std::string message;
+  auto warn = [&](const std::string& w) { message += (message.empty() ? "" : "; ") + w; };
+  if (!task.note.empty()) warn(task.note);
+  if (!policy) warn(e.policy ? "policy '" + Str(e.policy) + "' no longer exists; counted in the pool only"
+                             : "no policy; counted in the pool only");
+  if (!profile && e.profile) warn("profile '" + Str(e.profile) + "' no longer exists");
+  if (profile && pool) {
+    // Its queue is that of its profile's link to the pool (rescfg(5), SCHEDULE OUTPUT).
+    const auto& links = config_.profiles[*profile].links;
+    auto link = std::find_if(links.begin(), links.end(), [&](const Link& l) { return l.pool == *out.pool; });
+    if (link == links.end()) {
+      warn("pool '" + Str(out.pool) + "' is not linked to profile '" + Str(out.profile) + "'");
+    } else {
+      out.queue = names.link_queues[*profile][static_cast<size_t>(link - links.begin())];
+    }
+  }
+  if (policy && profile && !dir_.Allowed(*policy, *profile)) {
+    warn("policy '" + Str(out.policy) + "' does not list profile '" + Str(out.profile) + "'");
+  }
+  Holding held{pool, policy, *holding};
+  if (pool && config_.pools[*pool].nodes) {
+    // Its machine (rescfg(5), JOBS FILE); names become numbers once the whole
+    // file is read (AssignMachines). A bad node never frees a machine:
+    // the job holds in the pool, on none.
+    if (e.node_mistyped || (e.node && e.node->empty()) || !NotUtf8("node", e.node).empty()) {
+      warn("node must be a non-empty string; it holds in the pool only, on no machine");
+      held.machine = Holding::kPoolOnly;
+    } else if (e.node) {
+      out.node = Keep(e.node);
+    }
+  }
+  if (!message.empty()) out.message_text = Keep(message);
+  part_.holdings.push_back(held);
+  part_.running.push_back(i);
+}
+
+void Resolver::ResolveQueued(const JobEntry& e, size_t i, EntryTerms t, JobOutcome& out) {
   const ConfigNames& names = names_;
   std::vector<OrderKey>& ordering = part_.ordering;
   std::vector<std::string_view>& beyond_nanos = part_.beyond_nanos;
-  {
-    out.entry = static_cast<uint32_t>(e.entry);
-    if (!e.params.empty()) part_.near_misses.Note(e);
-    std::string invalid = e.invalid;
-    for (auto [field, text] : {std::pair{"id", e.id}, {"policy", e.policy}, {"profile", e.profile},
-                               {"queue", e.queue}, {"pool", e.pool}}) {
-      if (invalid.empty()) invalid = NotUtf8(field, text);
-    }
-    // An id that is not UTF-8 is no usable id: the entry is named by number.
-    if (e.id && !e.id->empty() && NotUtf8("id", e.id).empty()) out.id = Keep(*e.id);
-    if (e.name && NotUtf8("name", e.name).empty()) out.name = Keep(*e.name);
-    const bool duplicate = repeated != nullptr && (*repeated)[i];
-
-    if (e.clearml_task && e.queue) part_.matches.Count(TaskMatchesQueue(dir_, e), e, &part_.text);
-    // A ClearML task handed over to a pool, or in flight, runs as far as
-    // the pools are concerned (rescfg(5), JOBS FILE, ClearML task snapshots): it is never decided again.
-    bool running = (e.state && *e.state == "running") || (invalid.empty() && TaskRunsAlready(dir_, e));
-    if (invalid.empty() && e.state && *e.state != "running" && *e.state != "queued") {
-      invalid = "state must be queued or running, not '" + std::string(e.state->substr(0, 40)) + "'";
-    }
-    if (invalid.empty() && !out.id) invalid = e.id ? "id must not be empty" : "required field 'id' is missing";
-
-    // Which queue, policy and profile the entry means.
-    std::optional<QueueTarget> via_queue = e.queue ? JobDirectory::Find(dir_.queues, e.queue) : std::nullopt;
-    std::optional<uint32_t> policy = JobDirectory::Find(dir_.policies, e.policy);
-    std::optional<uint32_t> profile = JobDirectory::Find(dir_.profiles, e.profile);
-    if (via_queue) {
-      if (!e.policy) policy = via_queue->policy;
-      if (!e.profile) profile = via_queue->profile;
-    }
-
-    if (running) {
-      out.status = JobStatus::kRunning;
-      out.need_source = NeedSource::kHolding;
-      std::optional<Quantity> holding;
-      TaskPlacement task;
-      if (e.clearml_task) {
-        if (invalid.empty()) {
-          task = PlaceTask(config_, dir_, e);
-          invalid = task.invalid;
-          profile = task.profile;
-          holding = task.holding;
-          policy = task.policy;
-        }
-      } else if (invalid.empty() && !e.pool) {
-        invalid = "required field 'pool' is missing (a running job names its pool)";
-      }
-      if (e.clearml_task) {
-        // Placed above.
-      } else if (invalid.empty() && e.resources) {
-        QuantityError error;
-        holding = ParseQuantity(*e.resources, &error);
-        if (!holding) invalid = "resources: " + error.message + (error.hint.empty() ? "" : " (" + error.hint + ")");
-      } else if (invalid.empty()) {
-        if (!profile) {
-          invalid = "cannot tell what it holds: no resources given and its profile is " +
-                    std::string(e.profile || e.queue ? "unknown" : "not given");
-        } else {
-          NeedSource source;
-          std::string note;
-          holding = NeedOf(config_.profiles[*profile], e, &source, &note);
-          if (source == NeedSource::kInvalid) invalid = note;
-        }
-      }
-      if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); return; }
-      if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + Str(out.id) + "' appears earlier in the file"); return; }
-      auto pool = e.clearml_task ? task.pool : JobDirectory::Find(dir_.pools, e.pool);
-      if (!pool && !e.clearml_task) {
-        Reject(&out, e, "unknown-pool", "pool '" + Str(e.pool) + "' is not in the configuration");
-        return;
-      }
-      // A task whose pool cannot be told holds in none (PlaceTask gave it a policy).
-      if (pool) {
-        out.pool = names.pools[*pool];
-        out.queue = names.queues[*pool];
-      }
-      out.resources = holding;
-      out.warning = task.warning;
-      out.policy = policy ? TextRef(names.policies[*policy]) : Keep(e.policy);
-      out.profile = profile ? TextRef(names.profiles[*profile]) : Keep(e.profile);
-      std::string message;
-      auto warn = [&](const std::string& w) { message += (message.empty() ? "" : "; ") + w; };
-      if (!task.note.empty()) warn(task.note);
-      if (!policy) warn(e.policy ? "policy '" + Str(e.policy) + "' no longer exists; counted in the pool only"
-                                 : "no policy; counted in the pool only");
-      if (!profile && e.profile) warn("profile '" + Str(e.profile) + "' no longer exists");
-      if (profile && pool) {
-        // Its queue is that of its profile's link to the pool (rescfg(5), SCHEDULE OUTPUT).
-        const auto& links = config_.profiles[*profile].links;
-        auto link = std::find_if(links.begin(), links.end(), [&](const Link& l) { return l.pool == *out.pool; });
-        if (link == links.end()) {
-          warn("pool '" + Str(out.pool) + "' is not linked to profile '" + Str(out.profile) + "'");
-        } else {
-          out.queue = names.link_queues[*profile][static_cast<size_t>(link - links.begin())];
-        }
-      }
-      if (policy && profile && !dir_.Allowed(*policy, *profile)) {
-        warn("policy '" + Str(out.policy) + "' does not list profile '" + Str(out.profile) + "'");
-      }
-      Holding held{pool, policy, *holding};
-      if (pool && config_.pools[*pool].nodes) {
-        // Its machine (rescfg(5), JOBS FILE); names become numbers once the whole
-        // file is read (AssignMachines). A bad node never frees a machine:
-        // the job holds in the pool, on none.
-        if (e.node_mistyped || (e.node && e.node->empty()) || !NotUtf8("node", e.node).empty()) {
-          warn("node must be a non-empty string; it holds in the pool only, on no machine");
-          held.machine = Holding::kPoolOnly;
-        } else if (e.node) {
-          out.node = Keep(e.node);
-        }
-      }
-      if (!message.empty()) out.message_text = Keep(message);
-      part_.holdings.push_back(held);
-      part_.running.push_back(i);
-      return;
-    }
-
-    // Queued.
-    std::optional<Timestamp> enqueued;
-    if (invalid.empty() && !e.queue && (!e.policy || !e.profile)) {
-      invalid = std::string("required field '") + (e.policy ? "profile" : "policy") +
-                "' is missing (give policy and profile, or queue)";
-    }
-    if (invalid.empty() && via_queue) {
-      if (e.policy && *e.policy != config_.policies[via_queue->policy].name) {
-        invalid = "queue '" + Str(e.queue) + "' belongs to policy '" + config_.policies[via_queue->policy].name +
-                  "', not '" + Str(e.policy) + "'";
-      } else if (e.profile && *e.profile != config_.profiles[via_queue->profile].name) {
-        invalid = "queue '" + Str(e.queue) + "' is for profile '" + config_.profiles[via_queue->profile].name +
-                  "', not '" + Str(e.profile) + "'";
-      }
-    }
-    const char* time_field = e.clearml_task ? "status_changed" : "enqueued";
-    if (e.enqueued_mistyped) {
-      if (!invalid.empty()) invalid += "; ";
-      invalid += std::string("field '") + time_field + "' must be a string";
-    }
-    if (invalid.empty() && e.enqueued) {
-      enqueued = ParseRfc3339(*e.enqueued);
-      if (!enqueued) {
-        invalid = std::string(time_field) + " '" + std::string(e.enqueued->substr(0, 40)) +
-                  "' is not an RFC 3339 time such as 2026-11-29T10:00:00Z";
-      }
-    }
-    if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); return; }
-    if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + Str(out.id) + "' appears earlier in the file"); return; }
-    if (e.queue && !via_queue) {
-      Reject(&out, e, "unknown-queue",
-             "no policy has a queue named '" + Str(e.queue) + "'" +
-                 (e.queue_from_id ? " (an execution.queue ID that no queue of --clearml-queues lists is taken as a name)"
-                                  : ""));
-      return;
-    }
-    if (!policy) { Reject(&out, e, "unknown-policy", "policy '" + Str(e.policy) + "' is not in the configuration"); return; }
-    if (!profile) { Reject(&out, e, "unknown-profile", "profile '" + Str(e.profile) + "' is not in the configuration"); return; }
-    if (!dir_.Allowed(*policy, *profile)) {
-      Reject(&out, e, "profile-not-allowed", "policy '" + config_.policies[*policy].name + "' does not list profile '" +
-                                              config_.profiles[*profile].name + "'");
-      return;
-    }
-    out.status = JobStatus::kPending;
-    out.policy = names.policies[*policy];
-    out.profile = names.profiles[*profile];
-    std::string note;
-    NeedSource source;
-    Quantity need = NeedOf(config_.profiles[*profile], e, &source, &note);
-    out.need_source = source;
-    if (source == NeedSource::kInvalid) {
-      out.need_source = NeedSource::kNone;
-      Reject(&out, e, "invalid-job", note);
-      return;
-    }
-    out.resources = need;
-    if (!note.empty()) out.message_text = Keep(note);  // kept for pending jobs' messages
-    QueuedJob job;
-    job.policy = *policy;
-    job.profile = *profile;
-    job.need = need;
-    job.position = static_cast<uint32_t>(i);
-    if (e.queue_rank > 0) {
-      // Room for the rest at once (the queued jobs' room; memory never written is never taken).
-      if (part_.listed_rank.empty()) part_.listed_rank.reserve(part_.queued.capacity());
-      part_.listed_rank.resize(part_.queued.size() + 1);
-      part_.listed_rank.back() = e.queue_rank;
-    }
-    if (e.queue_rank == 0 && enqueued && !enqueued->beyond_nanos.empty()) {
-      beyond_nanos.resize(part_.queued.size() + 1);
-      beyond_nanos.back() = enqueued->beyond_nanos;
-    }
-    ordering.push_back(MakeOrderKey(enqueued, e.queue_rank, static_cast<uint32_t>(part_.queued.size())));
-    part_.queued.push_back(job);
-    part_.queued_outcome.push_back(static_cast<uint32_t>(i));
+  std::string& invalid = t.invalid;
+  const std::optional<QueueTarget>& via_queue = t.via_queue;
+  const std::optional<uint32_t>& policy = t.policy;
+  const std::optional<uint32_t>& profile = t.profile;
+  const bool duplicate = t.duplicate;
+  std::optional<Timestamp> enqueued;
+  if (invalid.empty() && !e.queue && (!e.policy || !e.profile)) {
+    invalid = std::string("required field '") + (e.policy ? "profile" : "policy") +
+              "' is missing (give policy and profile, or queue)";
   }
+  if (invalid.empty() && via_queue) {
+    if (e.policy && *e.policy != config_.policies[via_queue->policy].name) {
+      invalid = "queue '" + Str(e.queue) + "' belongs to policy '" + config_.policies[via_queue->policy].name +
+                "', not '" + Str(e.policy) + "'";
+    } else if (e.profile && *e.profile != config_.profiles[via_queue->profile].name) {
+      invalid = "queue '" + Str(e.queue) + "' is for profile '" + config_.profiles[via_queue->profile].name +
+                "', not '" + Str(e.profile) + "'";
+    }
+  }
+  const char* time_field = e.clearml_task ? "status_changed" : "enqueued";
+  if (e.enqueued_mistyped) {
+    if (!invalid.empty()) invalid += "; ";
+    invalid += std::string("field '") + time_field + "' must be a string";
+  }
+  if (invalid.empty() && e.enqueued) {
+    enqueued = ParseRfc3339(*e.enqueued);
+    if (!enqueued) {
+      invalid = std::string(time_field) + " '" + std::string(e.enqueued->substr(0, 40)) +
+                "' is not an RFC 3339 time such as 2026-11-29T10:00:00Z";
+    }
+  }
+  if (!invalid.empty()) { Reject(&out, e, "invalid-job", invalid); return; }
+  if (duplicate) { Reject(&out, e, "duplicate-id", "id '" + Str(out.id) + "' appears earlier in the file"); return; }
+  if (e.queue && !via_queue) {
+    Reject(&out, e, "unknown-queue",
+           "no policy has a queue named '" + Str(e.queue) + "'" +
+               (e.queue_from_id ? " (an execution.queue ID that no queue of --clearml-queues lists is taken as a name)"
+                                : ""));
+    return;
+  }
+  if (!policy) { Reject(&out, e, "unknown-policy", "policy '" + Str(e.policy) + "' is not in the configuration"); return; }
+  if (!profile) { Reject(&out, e, "unknown-profile", "profile '" + Str(e.profile) + "' is not in the configuration"); return; }
+  if (!dir_.Allowed(*policy, *profile)) {
+    Reject(&out, e, "profile-not-allowed", "policy '" + config_.policies[*policy].name + "' does not list profile '" +
+                                            config_.profiles[*profile].name + "'");
+    return;
+  }
+  out.status = JobStatus::kPending;
+  out.policy = names.policies[*policy];
+  out.profile = names.profiles[*profile];
+  std::string note;
+  NeedSource source;
+  Quantity need = NeedOf(config_.profiles[*profile], e, &source, &note);
+  out.need_source = source;
+  if (source == NeedSource::kInvalid) {
+    out.need_source = NeedSource::kNone;
+    Reject(&out, e, "invalid-job", note);
+    return;
+  }
+  out.resources = need;
+  if (!note.empty()) out.message_text = Keep(note);  // kept for pending jobs' messages
+  QueuedJob job;
+  job.policy = *policy;
+  job.profile = *profile;
+  job.need = need;
+  job.position = static_cast<uint32_t>(i);
+  if (e.queue_rank > 0) {
+    // Room for the rest at once (the queued jobs' room; memory never written is never taken).
+    if (part_.listed_rank.empty()) part_.listed_rank.reserve(part_.queued.capacity());
+    part_.listed_rank.resize(part_.queued.size() + 1);
+    part_.listed_rank.back() = e.queue_rank;
+  }
+  if (e.queue_rank == 0 && enqueued && !enqueued->beyond_nanos.empty()) {
+    beyond_nanos.resize(part_.queued.size() + 1);
+    beyond_nanos.back() = enqueued->beyond_nanos;
+  }
+  ordering.push_back(MakeOrderKey(enqueued, e.queue_rank, static_cast<uint32_t>(part_.queued.size())));
+  part_.queued.push_back(job);
+  part_.queued_outcome.push_back(static_cast<uint32_t>(i));
 }
 
 /// Room for `room` entries in a part: one that later takes the next one's

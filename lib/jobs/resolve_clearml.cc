@@ -1,6 +1,6 @@
 #include "jobs/resolve_clearml.h"
 
-#include "output/human_amount.h"
+#include "config/human_amount.h"
 
 #include <algorithm>
 #include <vector>

@@ -13,7 +13,7 @@
 #include "config/model.h"
 #include "jobs/job.h"
 #include "jobs/job_directory.h"
-#include "quantity.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 

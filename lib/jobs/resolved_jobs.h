@@ -15,10 +15,10 @@
 #include "jobs/job_outcome.h"
 #include "jobs/near_misses.h"
 #include "jobs/outcomes.h"
-#include "quantity.h"
 #include "schedule/problem.h"
-#include "text_arena.h"
-#include "text_ref.h"
+#include "util/quantity.h"
+#include "util/text_arena.h"
+#include "util/text_ref.h"
 
 namespace rescfg {
 

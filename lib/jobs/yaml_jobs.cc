@@ -12,22 +12,16 @@
 #include <string>
 #include <vector>
 
-#include "edit_distance.h"
 #include "jobs/job_fields.h"
-#include "jobs/yaml_event.h"
-#include "jobs/yaml_fast_scanner.h"
-#include "yaml_input.h"
+#include "util/edit_distance.h"
+#include "util/yaml_alias_expander.h"
+#include "util/yaml_event.h"
+#include "util/yaml_fast_scanner.h"
+#include "util/yaml_input.h"
 
 namespace rescfg {
 
 namespace {
-
-bool IsStart(Ev t) { return t == Ev::kSeqStart || t == Ev::kMapStart; }
-bool IsEnd(Ev t) { return t == Ev::kSeqEnd || t == Ev::kMapEnd; }
-
-constexpr std::string_view kCyclicAlias = "an alias refers to a node that contains it";
-const std::string kAliasTooLarge =
-    "aliases expand to too many nodes (more than " + std::to_string(kMaxAliasNodes) + ")";
 
 /// Lets yaml-cpp read a buffer through std::istream without copying it.
 class MemoryBuffer : public std::streambuf {
@@ -41,7 +35,7 @@ class MemoryBuffer : public std::streambuf {
 /// Builds entries from expanded events: a small state machine with one frame
 /// per open mapping or sequence that matters; subtrees that do not matter are
 /// skipped by counting their depth.
-class JobListBuilder final : public YamlEventSink {
+class JobListBuilder final : public AliasSink {
  public:
   JobListBuilder(const ParamQuery& query, LoadedJobs* out) : query_(query), capture_(query), out_(out) {
     stack_.emplace_back(Frame::kDocument);
@@ -49,9 +43,9 @@ class JobListBuilder final : public YamlEventSink {
 
   void Handle(const Event& ev) override;
   /// Whether the next node's content is ignored (so an alias there need not be expanded).
-  bool Skipping() const;
+  bool Skipping() const override;
   /// Number of job entries begun so far.
-  size_t entries_begun() const { return entries_begun_; }
+  size_t entries_begun() const override { return entries_begun_; }
   /// Final checks of the top-level keys.
   void Finish();
 
@@ -398,164 +392,6 @@ void JobListBuilder::Finish() {
   if (!jobs_seen_) Error("missing-field", root_mark_, "jobs", "missing jobs: the list of jobs");
 }
 
-/// Receives yaml-cpp's events, records anchored nodes and expands aliases
-/// into the builder, within budgets so that an alias bomb cannot explode.
-class AliasExpander : public YAML::EventHandler {
- public:
-  explicit AliasExpander(JobListBuilder* builder) : builder_(builder) {}
-
-  void OnDocumentStart(const YAML::Mark&) override {}
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& m, YAML::anchor_t a) override { Raw(Event(Ev::kNull, ToMark(m)), a); }
-  void OnAlias(const YAML::Mark& m, YAML::anchor_t a) override {
-    Raw(Event(Ev::kAlias, ToMark(m), a), YAML::NullAnchor);
-  }
-  void OnScalar(const YAML::Mark& m, const std::string& tag, YAML::anchor_t a,
-                const std::string& value) override {
-    Event ev(Ev::kScalar, ToMark(m), 0, value);
-    ev.quoted = tag != "?";  // yaml-cpp tags plain scalars "?", quoted ones "!"
-    Raw(ev, a);
-  }
-  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t a,
-                       YAML::EmitterStyle::value) override {
-    Raw(Event(Ev::kSeqStart, ToMark(m)), a);
-  }
-  void OnSequenceEnd() override { Raw(Event(Ev::kSeqEnd), YAML::NullAnchor); }
-  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t a,
-                  YAML::EmitterStyle::value) override {
-    Raw(Event(Ev::kMapStart, ToMark(m)), a);
-  }
-  void OnMapEnd() override { Raw(Event(Ev::kMapEnd), YAML::NullAnchor); }
-
- private:
-  struct Logged {
-    Ev type;
-    Mark mark;
-    size_t anchor;
-    size_t text_begin, text_size;
-    bool quoted;
-  };
-  struct Anchor {
-    size_t begin = 0, end = 0;  ///< its events in log_
-    int depth = 0;              ///< nesting depth where it starts
-    bool done = false;
-    uint64_t cost = 0;          ///< events it expands to, aliases included (saturating)
-  };
-
-  static Mark ToMark(const YAML::Mark& m) { return {m.line + 1, m.column + 1}; }
-
-  void Raw(const Event& ev, YAML::anchor_t anchor);
-  void Log(const Event& ev);
-  void Expand(const Event& alias);
-  /// Whether an alias (at log position `at`, or outside the log) may be replayed.
-  bool Replayable(size_t anchor, size_t at) const {
-    return anchor < anchors_.size() && anchors_[anchor].done && anchors_[anchor].end <= at;
-  }
-
-  JobListBuilder* builder_;
-  std::vector<Logged> log_;          ///< events of anchored nodes
-  std::vector<uint64_t> cost_sum_ = {0};  ///< cost_sum_[i]: cost of log_[0, i)
-  std::string texts_;
-  std::vector<Anchor> anchors_;      ///< by yaml-cpp's anchor number
-  std::vector<size_t> open_;         ///< anchors still being recorded
-  int depth_ = 0;
-  uint64_t total_cost_ = 0, entry_cost_ = 0;
-  size_t cost_entry_ = 0;            ///< the entry entry_cost_ belongs to
-};
-
-void AliasExpander::Raw(const Event& ev, YAML::anchor_t anchor) {
-  if (anchor != YAML::NullAnchor) {
-    if (anchors_.size() <= anchor) anchors_.resize(anchor + 1);
-    anchors_[anchor] = {log_.size(), 0, depth_, false, 0};
-    open_.push_back(anchor);
-  }
-  if (!open_.empty()) Log(ev);
-  if (IsStart(ev.type)) ++depth_;
-  if (IsEnd(ev.type)) --depth_;
-  while (!open_.empty() && anchors_[open_.back()].depth == depth_) {
-    Anchor& a = anchors_[open_.back()];
-    a.end = log_.size();
-    a.cost = cost_sum_[a.end] - cost_sum_[a.begin];
-    a.done = true;
-    open_.pop_back();
-  }
-  if (ev.type == Ev::kAlias) {
-    Expand(ev);
-  } else {
-    builder_->Handle(ev);
-  }
-}
-
-void AliasExpander::Log(const Event& ev) {
-  uint64_t cost = 1;
-  if (ev.type == Ev::kAlias && Replayable(ev.anchor, log_.size())) cost = anchors_[ev.anchor].cost;
-  log_.push_back({ev.type, ev.mark, ev.anchor, texts_.size(), ev.text.size(), ev.quoted});
-  texts_.append(ev.text);
-  cost_sum_.push_back(std::min(cost_sum_.back() + cost, uint64_t(1) << 62));
-}
-
-void AliasExpander::Expand(const Event& alias) {
-  if (builder_->Skipping()) {
-    builder_->Handle(Event(Ev::kOpaque, alias.mark));
-    return;
-  }
-  if (!Replayable(alias.anchor, log_.size())) {
-    builder_->Handle(Event(Ev::kBadAlias, alias.mark, 0, kCyclicAlias));
-    return;
-  }
-  const uint64_t cost = anchors_[alias.anchor].cost;
-  if (cost_entry_ != builder_->entries_begun()) {
-    cost_entry_ = builder_->entries_begun();
-    entry_cost_ = 0;
-  }
-  if (cost > kMaxAliasNodes || entry_cost_ + cost > kMaxAliasNodes ||
-      total_cost_ + cost > kMaxAliasNodesTotal) {
-    builder_->Handle(Event(Ev::kBadAlias, alias.mark, 0, kAliasTooLarge));
-    return;
-  }
-  entry_cost_ += cost;
-  total_cost_ += cost;
-  // Replay iteratively: ranges of the log, innermost last.
-  std::vector<std::pair<size_t, size_t>> ranges = {{anchors_[alias.anchor].begin, anchors_[alias.anchor].end}};
-  while (!ranges.empty()) {
-    auto& [at, end] = ranges.back();
-    if (at == end) {
-      ranges.pop_back();
-      continue;
-    }
-    const size_t index = at++;
-    const Logged& l = log_[index];
-    Event ev(l.type, alias.mark, l.anchor, std::string_view(texts_).substr(l.text_begin, l.text_size));
-    ev.quoted = l.quoted;
-    if (ev.type != Ev::kAlias) {
-      builder_->Handle(ev);
-    } else if (builder_->Skipping()) {
-      builder_->Handle(Event(Ev::kOpaque, alias.mark));
-    } else if (!Replayable(ev.anchor, index)) {
-      builder_->Handle(Event(Ev::kBadAlias, alias.mark, 0, kCyclicAlias));
-    } else {
-      ranges.emplace_back(anchors_[ev.anchor].begin, anchors_[ev.anchor].end);
-    }
-  }
-}
-
-/// Accepts the events of a document that should not be there.
-class IgnoreEvents : public YAML::EventHandler {
- public:
-  Mark start;
-  void OnDocumentStart(const YAML::Mark& m) override { start = {m.line + 1, m.column + 1}; }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-};
-
 }  // namespace
 
 void ReadYamlJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out) {
@@ -600,7 +436,7 @@ bool ReadYamlJobsUsing(std::string_view text, const ParamQuery& query, LoadedJob
       std::istream in(&buffer);
       YAML::Parser parser(in);
       JobListBuilder builder(query, out);
-      AliasExpander expander(&builder);
+      AliasExpander expander(&builder, {kMaxAliasNodes, kMaxAliasNodesTotal});
       parser.HandleNextDocument(expander);
       builder.Finish();
       IgnoreEvents ignore;

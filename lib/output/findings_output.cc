@@ -1,10 +1,10 @@
 #include "output/findings_output.h"
 
-#include "output/flat_record.h"
+#include "util/flat_record.h"
 
 #include <algorithm>
 
-#include "yaml_input.h"
+#include "util/yaml_input.h"
 
 namespace rescfg {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "finding.h"
+#include "util/finding.h"
 
 namespace rescfg {
 

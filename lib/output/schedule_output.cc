@@ -6,11 +6,11 @@
 #include <memory>
 #include <thread>
 
-#include "joined_thread.h"
-#include "output/document_writer.h"
-#include "output/flat_record.h"
-#include "output/human_amount.h"
-#include "output/text_table.h"
+#include "config/human_amount.h"
+#include "util/document_writer.h"
+#include "util/flat_record.h"
+#include "util/joined_thread.h"
+#include "util/text_table.h"
 
 namespace rescfg {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "schedule/report.h"
+#include "decide/report.h"
 
 namespace rescfg {
 

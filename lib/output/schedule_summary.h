@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "schedule/report.h"
+#include "decide/report.h"
 
 namespace rescfg {
 

@@ -1,9 +1,9 @@
 #include "output/simulate_output.h"
 
-#include "output/document_writer.h"
-#include "output/flat_record.h"
-#include "output/human_amount.h"
-#include "output/text_table.h"
+#include "config/human_amount.h"
+#include "util/document_writer.h"
+#include "util/flat_record.h"
+#include "util/text_table.h"
 
 namespace rescfg {
 namespace {

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <optional>
 
-#include "quantity.h"
 #include "schedule/context.h"
 #include "schedule/pass_state.h"
 #include "schedule/reservations.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 

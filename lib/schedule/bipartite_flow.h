@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "quantity.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 

@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "config/model.h"
-#include "quantity.h"
 #include "schedule/problem.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 

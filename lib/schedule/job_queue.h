@@ -16,8 +16,8 @@
 #include <optional>
 #include <vector>
 
-#include "quantity.h"
 #include "schedule/problem.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 

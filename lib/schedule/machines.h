@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "quantity.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 

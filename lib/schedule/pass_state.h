@@ -4,10 +4,10 @@
 
 #include <vector>
 
-#include "quantity.h"
 #include "schedule/context.h"
 #include "schedule/machines.h"
 #include "schedule/problem.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 

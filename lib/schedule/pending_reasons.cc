@@ -4,7 +4,7 @@
 #include <map>
 #include <tuple>
 
-#include "output/human_amount.h"
+#include "config/human_amount.h"
 #include "schedule/admission.h"
 
 namespace rescfg {

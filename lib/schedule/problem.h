@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "config/model.h"
-#include "quantity.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 

@@ -21,11 +21,11 @@
 #include <optional>
 #include <vector>
 
-#include "quantity.h"
 #include "schedule/bipartite_flow.h"
 #include "schedule/context.h"
 #include "schedule/job_queue.h"
 #include "schedule/pass_state.h"
+#include "util/quantity.h"
 
 namespace rescfg {
 

@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "output/text_table.h"
+#include "util/text_table.h"
 
 namespace rescfg {
 namespace {

@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "output/json_writer.h"
-#include "output/markdown.h"
 #include "simulate/report.h"
+#include "util/json_writer.h"
+#include "util/markdown.h"
 
 namespace rescfg {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "output/human_amount.h"
+#include "config/human_amount.h"
 
 namespace rescfg {
 namespace {

@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "config/model.h"
+#include "decide/report.h"
 #include "jobs/job.h"
 #include "schedule/problem.h"
-#include "schedule/report.h"
 #include "simulate/exact.h"
 #include "simulate/sim_time.h"
 #include "simulate/simulator.h"
-#include "text_arena.h"
+#include "util/text_arena.h"
 
 namespace rescfg {
 

@@ -1,6 +1,6 @@
 #include "simulate/sim_time.h"
 
-#include "jobs/time.h"
+#include "util/rfc3339.h"
 
 namespace rescfg {
 namespace {

@@ -17,7 +17,7 @@ inline constexpr Micros kMicrosPerSecond = 1'000'000;
 /// times stay far inside 64 bits.
 inline constexpr int64_t kMaxDurationSeconds = 10'000'000'000;
 
-/// An RFC 3339 time (jobs/time.h) exact to the microsecond: more than 6
+/// An RFC 3339 time (util/rfc3339.h) exact to the microsecond: more than 6
 /// fractional digits is an error, even when they are zeros (the time is
 /// read as written). On error, `*error` says why.
 std::optional<Micros> ParseSimTime(std::string_view text, std::string* error);

@@ -6,7 +6,7 @@
 #include <simdjson.h>
 #include <unistd.h>
 
-#include "output/json_writer.h"
+#include "util/json_writer.h"
 
 namespace rescfg {
 

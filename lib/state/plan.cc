@@ -2,11 +2,11 @@
 
 #include <simdjson.h>
 
-#include "output/json_writer.h"
 #include "state/history.h"
 #include "state/revision_check.h"
-#include "state/digest.h"
 #include "state/state_store.h"
+#include "util/digest.h"
+#include "util/json_writer.h"
 
 namespace rescfg {
 namespace {

@@ -6,10 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "state/atomic_file.h"
-#include "state/digest.h"
 #include "state/history.h"
-#include "state/state_file.h"
+#include "util/atomic_file.h"
+#include "util/digest.h"
+#include "util/state_file.h"
 
 namespace rescfg {
 namespace {

@@ -8,12 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "state/atomic_file.h"
-#include "state/crash_point.h"
-#include "state/revision_check.h"
-#include "state/digest.h"
 #include "state/plan_key.h"
-#include "state/state_file.h"
+#include "state/revision_check.h"
+#include "util/atomic_file.h"
+#include "util/crash_point.h"
+#include "util/digest.h"
+#include "util/state_file.h"
 
 namespace rescfg {
 namespace {

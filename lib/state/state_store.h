@@ -38,7 +38,7 @@
 
 #include "config/model.h"
 #include "state/history.h"
-#include "state/lockfile.h"
+#include "util/lockfile.h"
 
 namespace rescfg {
 

@@ -2,9 +2,9 @@
 
 #include <map>
 
-#include "output/human_amount.h"
-#include "output/json_writer.h"
-#include "output/text_table.h"
+#include "config/human_amount.h"
+#include "util/json_writer.h"
+#include "util/text_table.h"
 
 namespace rescfg {
 namespace {

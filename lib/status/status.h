@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "config/model.h"
-#include "schedule/report.h"
+#include "decide/report.h"
 
 namespace rescfg {
 

@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "output/text_table.h"
+#include "util/text_table.h"
 
 namespace rescfg::sync {
 namespace {

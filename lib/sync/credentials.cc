@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-#include "file_io.h"
+#include "util/file_io.h"
 
 namespace rescfg::sync {
 namespace {

@@ -33,7 +33,7 @@ std::unordered_set<std::string> ConfigQueues(const Config& config) {
   }
   for (const Policy& policy : config.policies) {
     for (const PolicyProfile& entry : policy.profiles) {
-      names.insert(entry.queue.value_or(DefaultPolicyQueue(policy.name, entry.profile)));
+      names.insert(PolicyQueueOf(policy, entry));
     }
   }
   return names;
@@ -43,7 +43,7 @@ std::string PolicyQueue(const Config& config, std::string_view policy, std::stri
   const Policy* p = config.FindPolicy(policy);
   if (p == nullptr) return "";
   for (const PolicyProfile& entry : p->profiles) {
-    if (entry.profile == profile) return entry.queue.value_or(DefaultPolicyQueue(p->name, entry.profile));
+    if (entry.profile == profile) return PolicyQueueOf(*p, entry);
   }
   return "";
 }

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "finding.h"
-#include "schedule/report.h"
+#include "decide/report.h"
 #include "sync/api_client.h"
 #include "sync/journal.h"
 #include "sync/kept_snapshot.h"
 #include "sync/move.h"
+#include "util/finding.h"
 
 namespace rescfg::sync {
 

@@ -4,10 +4,10 @@
 
 #include <fcntl.h>
 
-#include "output/flat_record.h"
-#include "state/atomic_file.h"
-#include "state/digest.h"
-#include "state/state_file.h"
+#include "util/atomic_file.h"
+#include "util/digest.h"
+#include "util/flat_record.h"
+#include "util/state_file.h"
 
 namespace rescfg::sync {
 namespace {

@@ -5,8 +5,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "state/atomic_file.h"
 #include "sync/journal.h"
+#include "util/atomic_file.h"
 
 namespace rescfg::sync {
 

@@ -8,8 +8,8 @@
 #include <mutex>
 #include <thread>
 
-#include "output/flat_record.h"
-#include "state/crash_point.h"
+#include "util/crash_point.h"
+#include "util/flat_record.h"
 
 namespace rescfg::sync {
 namespace {

@@ -1,7 +1,7 @@
 #include "sync/move_output.h"
 
-#include "output/flat_record.h"
-#include "output/text_table.h"
+#include "util/flat_record.h"
+#include "util/text_table.h"
 
 namespace rescfg::sync {
 

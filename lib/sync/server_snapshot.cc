@@ -6,7 +6,7 @@
 
 #include "clearml/queues.h"
 #include "clearml/workers.h"
-#include "output/flat_record.h"
+#include "util/flat_record.h"
 
 namespace rescfg::sync {
 namespace {

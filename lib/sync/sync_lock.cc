@@ -7,9 +7,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include "output/text_table.h"
 #include "state/history.h"
-#include "state/state_file.h"
+#include "util/state_file.h"
+#include "util/text_table.h"
 
 namespace rescfg::sync {
 

@@ -70,7 +70,7 @@ void CheckQueues(CheckContext& context) {
                       "list each profile once");
         continue;  // its queue would be reported as well; once is enough
       }
-      std::string queue = entry.queue ? *entry.queue : DefaultPolicyQueue(policy.name, entry.profile);
+      std::string queue = PolicyQueueOf(policy, entry);
       auto [it, fresh] = queues.emplace(queue, Owner{&policy, &entry});
       if (fresh) continue;
       const Owner& owner = it->second;

@@ -31,7 +31,7 @@ void CheckPoolQueues(CheckContext& context) {
   for (const auto& policy : config.policies) {
     if (context.First(policy) != &policy) continue;
     for (const auto& entry : policy.profiles) {
-      std::string queue = entry.queue ? *entry.queue : DefaultPolicyQueue(policy.name, entry.profile);
+      std::string queue = PolicyQueueOf(policy, entry);
       policy_queues.emplace(queue, "the queue of policy '" + policy.name + "' for profile '" + entry.profile + "'");
     }
   }

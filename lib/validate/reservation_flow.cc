@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <map>
 
+#include "util/max_flow.h"
 #include "validate/checks.h"
-#include "max_flow.h"
 
 namespace rescfg {
 namespace {

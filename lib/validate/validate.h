@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "config/model.h"
-#include "finding.h"
+#include "util/finding.h"
 
 namespace rescfg {
 

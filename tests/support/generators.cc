@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "max_flow.h"
 #include "support/scenario_text.h"
+#include "util/max_flow.h"
 
 namespace rescfg::testing {
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "config/model.h"
+#include "decide/report.h"
 #include "jobs/job.h"
-#include "schedule/report.h"
 
 namespace rescfg::testing {
 

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "yaml_input.h"
+#include "util/yaml_input.h"
 
 namespace rescfg::testing {
 
