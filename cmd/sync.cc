@@ -14,6 +14,7 @@
 #include "sync/cycle.h"
 #include "sync/kept_snapshot.h"
 #include "sync/metrics.h"
+#include "sync/unplaced_running.h"
 #include "sync/move_output.h"
 #include "sync/sync_lock.h"
 
@@ -132,6 +133,10 @@ int RunSync(const SyncOptions& options) {
       if (!text.empty() || !options.output.empty()) {
         if (!WriteOutput(options.output, text)) return kExitUnusable;
         if (options.output.empty()) std::fflush(stdout);
+      }
+      if (result.report) {
+        const std::string unplaced = sync::RunningInNoPoolWarning(sync::RunningInNoPool(*result.report));
+        if (!unplaced.empty()) spdlog::warn("cycle {}: {}", cycle, unplaced);
       }
       Summary(sync::CycleSummary(result, cycle, options.dry_run));
     } else {

@@ -80,7 +80,10 @@ size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const 
   std::vector<std::string> released;
   for (const auto& [task, h] : journal.handovers()) {
     const clearml::Queue* listed = ListedIn(queues, task);
-    if (StatusOf(snapshot, task) != "queued" || (listed != nullptr && listed->id == h.from_id)) {
+    // A task it was handed holds its pool until it is finished: also while
+    // it runs and no worker reports it (rescfg(1), "What a crash leaves behind").
+    const std::string_view status = StatusOf(snapshot, task);
+    if ((status != "queued" && status != "in_progress") || (listed != nullptr && listed->id == h.from_id)) {
       released.push_back(task);
     }
   }

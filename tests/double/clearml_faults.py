@@ -123,6 +123,9 @@ def act(model, fault):
             model.remove_from_all(task_id)
             model.change_status(task, "in_progress", "", "running", force=True,
                                 last_worker="someone:gpu0")
+        elif action == "pop":
+            # an agent popped it (queues.get_next_task) and has not started it yet
+            model.remove_from_all(task_id)
         elif action == "delete":
             model.remove_from_all(task_id)
             del model.tasks[task_id]
