@@ -5,6 +5,7 @@
 
 #include "clearml/queues.h"
 #include "state/state_store.h"
+#include "sync/enqueue_evidence.h"
 #include "sync/recovery.h"
 #include "sync/server_snapshot.h"
 
@@ -161,6 +162,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   std::vector<MoveIntent> intents;
   std::vector<size_t> slots;
   PlanMoves(config, report, queues, settings.cycle, &intents, &slots, &result.moves);
+  StampStatusChanged(snapshot.tasks_json, &intents);
   if (settings.dry_run) {
     for (size_t slot : slots) {
       result.moves[slot].result = "planned";

@@ -126,6 +126,7 @@ def act(model, fault):
         elif action == "pop":
             # an agent popped it (queues.get_next_task) and has not started it yet
             model.remove_from_all(task_id)
+            model.popped.add(task_id)
         elif action == "delete":
             model.remove_from_all(task_id)
             del model.tasks[task_id]

@@ -86,6 +86,7 @@ class Model:
         self.events = []     # {"seq", "task", "from", "to", "by", "status"} per change
         self.origin = {}     # task id -> the queue name it was first enqueued to (by a test)
         self.actor = "test"  # who makes the current change: test, api, agent or person
+        self.popped = set()  # tasks an agent popped and has not started (a test's person "pop")
         for queue in setup.get("queues", []):
             self.create_queue(queue)
         for task in setup.get("tasks", []):
@@ -376,7 +377,8 @@ class Model:
     def snapshot(self):
         return {"tasks": copy.deepcopy(sorted(self.tasks.values(), key=lambda t: t["id"])),
                 "queues": copy.deepcopy(self.queues), "workers": copy.deepcopy(self.workers),
-                "events": list(self.events), "origin": dict(self.origin)}
+                "events": list(self.events), "origin": dict(self.origin),
+                "popped": sorted(self.popped)}
 
 
 def need_of(task, spec):
