@@ -57,7 +57,7 @@ std::string PutBack(ApiClient& api, const MoveIntent& m, bool* open) {
   if (added.ok() || (added.kind == ApiAnswer::Kind::kRefused && added.subcode == 706)) {
     return "; put back in " + m.from;
   }
-  if (added.kind == ApiAnswer::Kind::kUnreachable) *open = true;
+  if (added.kind != ApiAnswer::Kind::kRefused) *open = true;  // it may be back, or not: settled next cycle
   return "; putting it back in " + m.from + " failed: " + added.Describe();
 }
 
@@ -134,9 +134,11 @@ MoveReport MoveTask(ApiClient& api, const MoveIntent& m) {
     } else if (removed.kind == ApiAnswer::Kind::kRefused && MeansTaskChanged(removed.subcode)) {
       return Report(m, "skipped", "queues.remove_task: " + removed.Describe());
     } else {
-      // Unreachable in doubt: it may be out of its queue; the journal keeps the intent open.
+      // Anything but a clean refusal (no answer, HTML, a redirection, a
+      // garbled envelope) may have removed it: the journal keeps the intent
+      // open for the next cycle to settle from what the server shows.
       return Report(m, "failed", "queues.remove_task: " + removed.Describe(),
-                    removed.in_doubt || removed.kind == ApiAnswer::Kind::kUnreachable);
+                    removed.in_doubt || removed.kind != ApiAnswer::Kind::kRefused);
     }
   } else {
     simdjson::dom::parser parser;
