@@ -10,6 +10,7 @@
 
 #include "output/flat_record.h"
 #include "state/crash_point.h"
+#include "sync/listing_now.h"
 
 namespace rescfg::sync {
 namespace {
@@ -130,6 +131,12 @@ MoveReport MoveTask(ApiClient& api, const MoveIntent& m) {
       if (!look.ok) return Report(m, "failed", "queues.remove_task: " + removed.Describe(), true);
       if (look.status != "queued" || look.queue != m.from_id) {
         return Report(m, "skipped", "queues.remove_task: " + removed.Describe());
+      }
+      // Its execution.queue says nothing of a queues.add_task: is it listed elsewhere now?
+      const ListingNow now = TaskListingNow(api, m.task);
+      if (!now.ok) return Report(m, "failed", "queues.remove_task: " + removed.Describe() + "; the queues could not be read again", true);
+      if (!now.queue.empty()) {
+        return Report(m, "skipped", "queues.remove_task: " + removed.Describe() + "; listed in " + now.queue + " now");
       }
     } else if (removed.kind == ApiAnswer::Kind::kRefused && MeansTaskChanged(removed.subcode)) {
       return Report(m, "skipped", "queues.remove_task: " + removed.Describe());
