@@ -1,5 +1,7 @@
 #include <spdlog/spdlog.h>
 
+#include <sys/prctl.h>
+
 #include <csignal>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +15,9 @@
 #include "sync/cycle.h"
 #include "sync/kept_snapshot.h"
 #include "sync/metrics.h"
+#include "sync/metrics_path.h"
+#include "sync/file_trust.h"
+#include "sync/unplaced_running.h"
 #include "sync/move_output.h"
 #include "sync/sync_lock.h"
 #include "util/atomic_file.h"
@@ -78,6 +83,9 @@ int RunSync(const SyncOptions& options) {
     spdlog::error("{}", error);
     return kExitUnusable;
   }
+  // The secret lives in this process: no core dump holds it, no other
+  // process of the same user reads its memory (ptrace, /proc/PID/mem).
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   auto credentials = LoadCredentials(options);
   if (!credentials) return kExitUnusable;
 
@@ -92,6 +100,11 @@ int RunSync(const SyncOptions& options) {
     spdlog::error("{}", error);
     return kExitUnusable;
   }
+  if (const std::string refusal = options.metrics.empty() ? "" : sync::MetricsPathRefusal(options.metrics);
+      !refusal.empty()) {
+    spdlog::error("{}", refusal);
+    return kExitUnusable;
+  }
   auto lock = sync::SyncLock::Acquire(paths.lock, &error);
   if (!lock) {
     spdlog::error("{}", error);
@@ -101,6 +114,13 @@ int RunSync(const SyncOptions& options) {
   if (!journal) {
     spdlog::error("{}", error);
     return kExitUnusable;
+  }
+  if (!options.ca_cert.empty()) {
+    if (std::string untrusted = sync::UntrustedFileReason(options.ca_cert, options.ca_cert, "CA bundle");
+        !untrusted.empty()) {
+      spdlog::error("{}", untrusted);
+      return kExitUnusable;
+    }
   }
   auto transport = sync::MakeCurlTransport({options.ca_cert}, &error);
   if (!transport) {
@@ -132,6 +152,10 @@ int RunSync(const SyncOptions& options) {
       if (!text.empty() || !options.output.empty()) {
         if (!WriteOutput(options.output, text)) return kExitUnusable;
         if (options.output.empty()) std::fflush(stdout);
+      }
+      if (result.report) {
+        const std::string unplaced = sync::RunningInNoPoolWarning(sync::RunningInNoPool(*result.report));
+        if (!unplaced.empty()) spdlog::warn("cycle {}: {}", cycle, unplaced);
       }
       Summary(sync::CycleSummary(result, cycle, options.dry_run));
     } else {

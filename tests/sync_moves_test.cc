@@ -82,7 +82,7 @@ TEST(SyncMovesTest, EachAnswerGivesItsResult) {
       // libcurl sends a request again by itself when a reused connection dies
       // before an answer: a 703 or 706 may answer our own earlier attempt.
       {"703 at once, yet queued for its policy queue in none: ours", {RefusedAnswer(400, 703)}, {ok_enqueued},
-       "queued", "moved", {"queues.remove_task", "tasks.get_all", "tasks.enqueue"}},
+       "queued", "moved", {"queues.remove_task", "tasks.get_all", "queues.get_all", "tasks.enqueue"}},
       {"706 at once: already in its pool queue", {ok_removed}, {RefusedAnswer(400, 706)}, "", "moved",
        {"queues.remove_task", "tasks.enqueue"}},
       {"removed 0: taken meanwhile", {OkAnswer(R"({"removed": 0})")}, {ok_enqueued}, "", "skipped",
@@ -100,7 +100,7 @@ TEST(SyncMovesTest, EachAnswerGivesItsResult) {
       {"enqueue timed out but was done (706 on retry)", {ok_removed}, {timeout, RefusedAnswer(400, 706)}, "", "moved",
        {"queues.remove_task", "tasks.enqueue", "tasks.enqueue"}},
       {"remove timed out but was done (703 on retry, still queued for it)", {timeout, RefusedAnswer(400, 703)},
-       {ok_enqueued}, "queued", "moved", {"queues.remove_task", "queues.remove_task", "tasks.get_all", "tasks.enqueue"}},
+       {ok_enqueued}, "queued", "moved", {"queues.remove_task", "queues.remove_task", "tasks.get_all", "queues.get_all", "tasks.enqueue"}},
       {"remove unreachable: never connected", {connect}, {ok_enqueued}, "", "failed",
        std::vector<std::string>(3, "queues.remove_task"), true},
       {"enqueue unreachable: left open for the next cycle", {ok_removed}, {connect}, "queued", "failed",
@@ -113,6 +113,7 @@ TEST(SyncMovesTest, EachAnswerGivesItsResult) {
     server.Script("tasks.enqueue", c.enqueue);
     server.Script("tasks.get_all", {OkAnswer(TaskAnswer(c.status))});
     server.Script("queues.add_task", {OkAnswer(R"({"added": 1})")});
+    server.Script("queues.get_all", {OkAnswer(R"({"queues": []})")});  // after a 703: listed nowhere now
     sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {3, 1, 1}, [](int64_t) {});
     const sync::MoveReport report = sync::MoveTask(api, Intent());
     EXPECT_EQ(report.result, c.result) << c.what << ": " << report.detail;
@@ -245,6 +246,7 @@ TEST(SyncMovesTest, RecoveryCompletesAMoveLeftInNoQueue) {
   std::string error;
   auto journal = sync::Journal::Open(dir.file("journal"), &error);
   std::vector<sync::MoveIntent> intents = {Intent()};
+  intents[0].changed = "2026-12-01T00:00:00.000000+00:00";  // its status_changed when decided
   ASSERT_TRUE(journal->Begin(&intents, &error));
   const auto snapshot = SnapshotWith(
       R"({"id": "qdev", "name": "dev-4gpu", "entries": []}, {"id": "qh100", "name": "h100-4gpu", "entries": []})",
@@ -252,6 +254,9 @@ TEST(SyncMovesTest, RecoveryCompletesAMoveLeftInNoQueue) {
   const auto queues = clearml::ReadQueuesText(snapshot.queues_json, "queues");
   FakeTransport server;
   server.Script("auth.login", {OkAnswer(R"({"token": "T"})")});
+  // Unchanged since the decision: never enqueued, so the move is completed.
+  server.Script("tasks.get_all", {OkAnswer(R"({"tasks": [{"id": "t1", "status": "queued", "status_reason": "",
+                                  "status_changed": "2026-12-01T00:00:00.000000+00:00"}]})")});
   server.Script("tasks.enqueue", {OkAnswer(R"({"updated": 1})")});
   sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
   const auto outcome = sync::RecoverIntents(api, *journal, snapshot, queues, [](std::string_view) { return true; });

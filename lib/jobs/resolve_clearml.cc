@@ -130,8 +130,10 @@ const char* kIdNote = " (an execution.queue ID that no queue of --clearml-queues
 }  // namespace
 
 bool TaskRunsAlready(const JobDirectory& dir, const JobEntry& e) {
-  return e.clearml_task && e.listed_in && (!e.state || *e.state == "queued") &&
-         dir.queues.find(*e.listed_in) == nullptr;
+  if (!e.clearml_task || (e.state && *e.state != "queued")) return false;
+  // Popped by an agent and not yet started: listed in no queue, handed over by the sync.
+  if (!e.listed_in) return static_cast<bool>(e.handed_pool);
+  return dir.queues.find(*e.listed_in) == nullptr;
 }
 
 bool TaskMatchesQueue(const JobDirectory& dir, const JobEntry& e) {
@@ -176,6 +178,10 @@ TaskPlacement PlaceTask(const Config& config, const JobDirectory& dir, const Job
       pool_queue = listed;
       p.note = "handed over to pool '" + config.pools[*owner].name + "': waits in its queue '" + listed +
                "' for an agent";
+    } else if (journal_pool && !e.listed_in) {
+      p.pool = *journal_pool;
+      p.note = "popped by an agent, not yet started: listed in no queue; the sync journal says it was handed to pool '" +
+               Str(e.handed_pool) + "'";
     } else if (journal_pool) {
       p.pool = *journal_pool;
       p.note = "in flight: waits in queue '" + listed + "' while it starts; the sync journal says it was handed to pool '" +

@@ -204,6 +204,12 @@ ApiAnswer ApiClient::Call(std::string_view endpoint, const std::string& body) {
       generation = token_generation_;
     }
     if (token.empty()) {
+      // Single flight: the callers that find no token wait for one login.
+      std::lock_guard<std::mutex> one(login_mutex_);
+      {
+        std::lock_guard<std::mutex> hold(mutex_);
+        if (!token_.empty()) continue;  // another caller logged in meanwhile
+      }
       ApiAnswer login = Login();
       if (!login.ok()) return login;
       continue;

@@ -84,6 +84,7 @@ class ApiClient {
   RetryPolicy retry_;
   Sleeper sleeper_;
 
+  std::mutex login_mutex_;    ///< one login at a time: a refused token is renewed once, not once per caller
   mutable std::mutex mutex_;  ///< guards what follows
   std::string token_;
   uint64_t token_generation_ = 0;

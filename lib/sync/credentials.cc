@@ -1,5 +1,7 @@
 #include "sync/credentials.h"
 
+#include "sync/file_trust.h"
+
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -42,6 +44,10 @@ std::optional<Credentials> ReadCredentialsFile(const std::string& path, std::str
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
     *error = DisplayName(path) + ": the credentials file is missing or not a regular file";
+    return std::nullopt;
+  }
+  if (const std::string untrusted = UntrustedFileReason(path, DisplayName(path), "credentials file"); !untrusted.empty()) {
+    *error = untrusted;
     return std::nullopt;
   }
   if ((st.st_mode & (S_IRGRP | S_IROTH)) != 0) {

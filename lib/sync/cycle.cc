@@ -5,8 +5,10 @@
 
 #include "clearml/queues.h"
 #include "state/state_store.h"
+#include "sync/enqueue_evidence.h"
 #include "sync/recovery.h"
 #include "sync/server_snapshot.h"
+#include "sync/stranded_tasks.h"
 
 namespace rescfg::sync {
 namespace {
@@ -147,6 +149,9 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
     if (!journal.Compact(&error)) return finish(CycleResult::Status::kUnusable, error);
   }
   if (!WriteKeptSnapshot(paths, snapshot, &error)) return finish(CycleResult::Status::kUnusable, error);
+  for (std::string& line : StrandedTasks(config, snapshot, queues, journal.AsHandovers())) {
+    result.notes.push_back(std::move(line));
+  }
   clearml::Snapshot read = LoadKeptSnapshot(paths, param_paths, &config, journal.AsHandovers());
   result.findings = read.findings;
   if (read.unusable) return finish(CycleResult::Status::kUnusable, "the server's snapshot is unusable");
@@ -161,6 +166,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   std::vector<MoveIntent> intents;
   std::vector<size_t> slots;
   PlanMoves(config, report, queues, settings.cycle, &intents, &slots, &result.moves);
+  StampStatusChanged(snapshot.tasks_json, &intents);
   if (settings.dry_run) {
     for (size_t slot : slots) {
       result.moves[slot].result = "planned";

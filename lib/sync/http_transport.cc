@@ -64,6 +64,9 @@ class CurlTransport : public HttpTransport {
     if (!options_.ca_cert.empty()) curl_easy_setopt(handle, CURLOPT_CAINFO, options_.ca_cert.c_str());
     // Never follow a redirection: an answer to another address is not the server's.
     curl_easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);
+    // A loopback server is never reached through a proxy (http_proxy,
+    // ALL_PROXY): plain http:// to it would hand the Basic credentials over.
+    curl_easy_setopt(handle, CURLOPT_NOPROXY, "localhost,127.0.0.1,::1");
     curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");  // any encoding libcurl can undo
     const CURLcode code = curl_easy_perform(handle);

@@ -29,6 +29,7 @@ std::string IntentJson(const MoveIntent& m) {
                             {"from_id", m.from_id}, {"to", m.to}, {"to_id", m.to_id}}) {
     Field(&json, key, value);
   }
+  if (!m.changed.empty()) Field(&json, "changed", m.changed);
   return json + "}";
 }
 
@@ -125,6 +126,8 @@ bool Journal::Apply(const std::string& json, std::string* error) {
       *error = "an intent record without its fields";
       return false;
     }
+    std::string_view changed;  // optional: written since rescfg tells an enqueue from the server
+    if (object["changed"].get(changed) == simdjson::SUCCESS) m.changed = std::string(changed);
     m.seq = seq;
     m.cycle = cycle;
     next_seq_ = std::max(next_seq_, seq + 1);
@@ -180,6 +183,7 @@ bool Journal::Apply(const std::string& json, std::string* error) {
 clearml::Handovers Journal::AsHandovers() const {
   clearml::Handovers out;
   for (const auto& [task, h] : handovers_) out[task] = clearml::Handover{h.pool, h.from};
+  for (const auto& [seq, m] : unfinished_) out.emplace(m.task, clearml::Handover{m.pool, m.from});
   return out;
 }
 

@@ -31,6 +31,7 @@ struct MoveIntent {
   std::string task, name, policy, profile, pool;
   std::string from, from_id;  ///< the policy queue: name and id
   std::string to, to_id;      ///< the pool or link queue
+  std::string changed;        ///< the task's status_changed when the move was decided ("" unknown)
 };
 
 /// A task handed to a pool that has not started yet.
@@ -50,7 +51,9 @@ class Journal {
   const std::map<uint64_t, MoveIntent>& unfinished() const { return unfinished_; }
   /// Hand-overs by task id.
   const std::map<std::string, HandoverRecord>& handovers() const { return handovers_; }
-  /// The hand-overs as the snapshot reader takes them.
+  /// The hand-overs as the snapshot reader takes them, with the tasks of
+  /// the moves still open (whether they happened cannot be told yet: they
+  /// hold the pool they were meant for).
   clearml::Handovers AsHandovers() const;
 
   /// Gives each intent its seq and appends them all with one write and one

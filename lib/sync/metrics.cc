@@ -1,5 +1,7 @@
 #include "sync/metrics.h"
 
+#include "sync/unplaced_running.h"
+
 namespace rescfg::sync {
 namespace {
 
@@ -72,6 +74,9 @@ std::string RenderMetrics(const CycleResult* last, const CycleResult& latest, co
     }
     Header(&out, "rescfg_rejected_tasks", "gauge", "Tasks of the last snapshot that could not be scheduled.");
     Sample(&out, "rescfg_rejected_tasks", "", std::to_string(report.rejected.size()));
+    Header(&out, "rescfg_running_tasks_in_no_pool", "gauge",
+           "Running tasks that hold in no pool: no worker reports them and rescfg did not hand them over.");
+    Sample(&out, "rescfg_running_tasks_in_no_pool", "", std::to_string(RunningInNoPool(report)));
     Header(&out, "rescfg_sync_enabled", "gauge", "1 when the configuration is enabled, 0 when it decides nothing.");
     Sample(&out, "rescfg_sync_enabled", "", report.enabled ? "1" : "0");
   }

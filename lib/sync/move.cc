@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "sync/listing_now.h"
 #include "util/crash_point.h"
 #include "util/flat_record.h"
 
@@ -57,7 +58,7 @@ std::string PutBack(ApiClient& api, const MoveIntent& m, bool* open) {
   if (added.ok() || (added.kind == ApiAnswer::Kind::kRefused && added.subcode == 706)) {
     return "; put back in " + m.from;
   }
-  if (added.kind == ApiAnswer::Kind::kUnreachable) *open = true;
+  if (added.kind != ApiAnswer::Kind::kRefused) *open = true;  // it may be back, or not: settled next cycle
   return "; putting it back in " + m.from + " failed: " + added.Describe();
 }
 
@@ -131,12 +132,20 @@ MoveReport MoveTask(ApiClient& api, const MoveIntent& m) {
       if (look.status != "queued" || look.queue != m.from_id) {
         return Report(m, "skipped", "queues.remove_task: " + removed.Describe());
       }
+      // Its execution.queue says nothing of a queues.add_task: is it listed elsewhere now?
+      const ListingNow now = TaskListingNow(api, m.task);
+      if (!now.ok) return Report(m, "failed", "queues.remove_task: " + removed.Describe() + "; the queues could not be read again", true);
+      if (!now.queue.empty()) {
+        return Report(m, "skipped", "queues.remove_task: " + removed.Describe() + "; listed in " + now.queue + " now");
+      }
     } else if (removed.kind == ApiAnswer::Kind::kRefused && MeansTaskChanged(removed.subcode)) {
       return Report(m, "skipped", "queues.remove_task: " + removed.Describe());
     } else {
-      // Unreachable in doubt: it may be out of its queue; the journal keeps the intent open.
+      // Anything but a clean refusal (no answer, HTML, a redirection, a
+      // garbled envelope) may have removed it: the journal keeps the intent
+      // open for the next cycle to settle from what the server shows.
       return Report(m, "failed", "queues.remove_task: " + removed.Describe(),
-                    removed.in_doubt || removed.kind == ApiAnswer::Kind::kUnreachable);
+                    removed.in_doubt || removed.kind != ApiAnswer::Kind::kRefused);
     }
   } else {
     simdjson::dom::parser parser;

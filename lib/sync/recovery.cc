@@ -1,5 +1,6 @@
 #include "sync/recovery.h"
 
+#include "sync/enqueue_evidence.h"
 #include "sync/move.h"
 
 namespace rescfg::sync {
@@ -58,6 +59,17 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
         journal.Finish(seq, "undone", false);
         break;
       case IntentState::kInNoQueue: {
+        const EnqueueEvidence evidence = JudgeEnqueue(m, LookAtTaskStatus(api, m.task));
+        if (evidence != EnqueueEvidence::kNotEnqueued) {
+          note += ": " + EnqueueEvidenceText(evidence);
+          if (evidence == EnqueueEvidence::kEnqueued) journal.Finish(seq, "moved", true);
+          if (evidence == EnqueueEvidence::kUnanswered) {
+            outcome.ok = false;
+            outcome.failure.kind = ApiAnswer::Kind::kUnreachable;
+            outcome.failure.message = "tasks.get_all: no answer about task " + m.task;
+          }
+          break;  // kCannotTell: the intent stays open, and its task holds its pool
+        }
         outcome.acted = true;
         const MoveReport report = CompleteMove(api, m);
         note += " -> " + report.result + (report.detail.empty() ? "" : " (" + report.detail + ")");
@@ -80,7 +92,10 @@ size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const 
   std::vector<std::string> released;
   for (const auto& [task, h] : journal.handovers()) {
     const clearml::Queue* listed = ListedIn(queues, task);
-    if (StatusOf(snapshot, task) != "queued" || (listed != nullptr && listed->id == h.from_id)) {
+    // A task it was handed holds its pool until it is finished: also while
+    // it runs and no worker reports it (rescfg(1), "What a crash leaves behind").
+    const std::string_view status = StatusOf(snapshot, task);
+    if ((status != "queued" && status != "in_progress") || (listed != nullptr && listed->id == h.from_id)) {
       released.push_back(task);
     }
   }

@@ -48,9 +48,9 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
                                const clearml::QueueList& queues,
                                const std::function<bool(std::string_view)>& is_config_queue);
 
-/// Forgets the hand-overs that no longer hold: the task is not queued any
-/// more (running, finished, stopped), or is listed in its policy queue
-/// again. Returns how many.
+/// Forgets the hand-overs that no longer hold: the task is neither queued
+/// nor running any more (finished, stopped), or is listed in its policy
+/// queue again. Returns how many.
 size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const clearml::QueueList& queues);
 
 }  // namespace rescfg::sync

@@ -123,6 +123,15 @@ def act(model, fault):
             model.remove_from_all(task_id)
             model.change_status(task, "in_progress", "", "running", force=True,
                                 last_worker="someone:gpu0")
+        elif action == "relist":
+            # moved to another queue by queues.remove_task + queues.add_task: execution.queue unchanged
+            model.remove_from_all(task_id)
+            model.queues_add_task({"queue": model.queue_by_name(fault["to"])["id"], "task": task_id,
+                                   "update_execution_queue": False})
+        elif action == "pop":
+            # an agent popped it (queues.get_next_task) and has not started it yet
+            model.remove_from_all(task_id)
+            model.popped.add(task_id)
         elif action == "delete":
             model.remove_from_all(task_id)
             del model.tasks[task_id]

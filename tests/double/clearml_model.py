@@ -86,6 +86,8 @@ class Model:
         self.events = []     # {"seq", "task", "from", "to", "by", "status"} per change
         self.origin = {}     # task id -> the queue name it was first enqueued to (by a test)
         self.actor = "test"  # who makes the current change: test, api, agent or person
+        self.enqueue_keeps_entries = bool(setup.get("enqueue_keeps_entries", False))
+        self.popped = set()  # tasks an agent popped and has not started (a test's person "pop")
         for queue in setup.get("queues", []):
             self.create_queue(queue)
         for task in setup.get("tasks", []):
@@ -279,7 +281,8 @@ class Model:
         if not keep:
             task.setdefault("execution", {})["queue"] = queue_id
             res["fields"]["execution.queue"] = queue_id
-        self.remove_from_all(task["id"], exclude=queue_id)
+        if not self.enqueue_keeps_entries:  # the real server leaves other queues' entries alone
+            self.remove_from_all(task["id"], exclude=queue_id)
         res["queued"] = 1
         return res
 
@@ -376,7 +379,8 @@ class Model:
     def snapshot(self):
         return {"tasks": copy.deepcopy(sorted(self.tasks.values(), key=lambda t: t["id"])),
                 "queues": copy.deepcopy(self.queues), "workers": copy.deepcopy(self.workers),
-                "events": list(self.events), "origin": dict(self.origin)}
+                "events": list(self.events), "origin": dict(self.origin),
+                "popped": sorted(self.popped)}
 
 
 def need_of(task, spec):

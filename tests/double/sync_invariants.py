@@ -43,10 +43,12 @@ def check(state, layout):
         for entry in queue["entries"]:
             where.setdefault(entry["task"], []).append(queue["name"])
     for task_id, names in where.items():
+        if task_id in state.get("popped", []):
+            problems.append(f"task {task_id} is in queue {names[0]} while an agent holds it")
         if len(names) > 1:
             problems.append(f"task {task_id} is in {len(names)} queues: {names}")
     for task in tasks.values():
-        if task["status"] == "queued" and task["id"] not in where:
+        if task["status"] == "queued" and task["id"] not in where and task["id"] not in state.get("popped", []):
             problems.append(f"task {task['id']} ({task.get('name')}) is queued in no queue")
 
     # A hand-over is an entry into a pool queue made through the API; taking
