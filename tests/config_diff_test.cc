@@ -116,7 +116,7 @@ TEST(ConfigDiff, JsonShape) {
 
 /// A small random edit of a configuration that keeps names unique.
 Config Mutate(Config c) {
-  switch (*rc::gen::inRange(0, 11)) {
+  switch (*rc::gen::inRange(0, 14)) {
     case 0: c.enabled = !c.enabled; break;
     case 1: if (!c.pools.empty()) c.pools[0].resources += Quantity::Units(1); break;
     case 2: c.pools = testing::Shuffled(c.pools); break;
@@ -133,6 +133,9 @@ Config Mutate(Config c) {
         c.pools[0].execution_priority = testing::Shuffled(*c.pools[0].execution_priority);
       }
       break;
+    case 10: if (!c.policies.empty()) c.policies[0].preemptible = !c.policies[0].preemptible; break;
+    case 11: c.preemption = c.preemption ? std::nullopt : std::optional<PreemptionSettings>(PreemptionSettings{}); break;
+    case 12: if (c.preemption) c.preemption->delay_us += 1; break;
     default: break;  // unchanged
   }
   return c;

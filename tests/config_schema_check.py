@@ -16,7 +16,7 @@ import yaml
 
 # Codes the schema can see.
 SHAPE = {"unknown-key", "missing-field", "wrong-type", "bad-api-version", "bad-kind",
-         "bad-value", "bad-name", "bad-dynamic-parameter", "bad-gpu-fractions", "bad-kubernetes", "bad-nodes"}
+         "bad-value", "bad-name", "bad-dynamic-parameter", "bad-gpu-fractions", "bad-kubernetes", "bad-nodes", "bad-duration"}
 # Python's YAML reader cannot tell (duplicate keys: last wins) or cannot read.
 UNREADABLE = {"yaml-syntax", "invalid-utf8", "multiple-documents", "duplicate-key"}
 # Amounts off the 1/9009000000 grid look like numbers to a schema; only

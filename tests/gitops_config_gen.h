@@ -148,6 +148,19 @@ inline Config GenConfigRaw() {
   for (Policy& policy : c.policies) {
     if (*rc::gen::arbitrary<bool>()) policy.kubernetes.ns = *rc::gen::element<std::string>("default", "ml", "team-y");
   }
+  // Preemption (rescfg(5) PREEMPTION), sometimes: durations from 0 to 3650d, some with fractions of a second.
+  for (Policy& policy : c.policies) policy.preemptible = *rc::gen::inRange(0, 4) != 0;
+  if (*rc::gen::arbitrary<bool>()) {
+    PreemptionSettings p;
+    auto duration = [] {
+      return *rc::gen::oneOf(rc::gen::element<int64_t>(0, 1, 1'500'000, 90'000'000, 5'400'000'000),
+                             rc::gen::inRange<int64_t>(0, int64_t{3650} * 86'400'000'000));
+    };
+    if (*rc::gen::arbitrary<bool>()) p.min_runtime_us = duration();
+    if (*rc::gen::arbitrary<bool>()) p.delay_us = duration();
+    if (*rc::gen::arbitrary<bool>()) p.stop_timeout_us = std::max<int64_t>(1, duration());
+    c.preemption = p;
+  }
   // Explicit priorities: the defaults' sets in another order.
   Config defaults = c;
   ApplyDefaults(defaults);

@@ -13,11 +13,17 @@ TaskKey TaskKeyOf(std::string_view key) {
     case 2: if (key == "id") return TaskKey::kId; break;
     case 4: if (key == "name") return TaskKey::kName; break;
     case 6: if (key == "status") return TaskKey::kStatus; break;
-    case 7: if (key == "runtime") return TaskKey::kParamRoot; break;
+    case 7:
+      if (key == "runtime") return TaskKey::kParamRoot;
+      if (key == "started") return TaskKey::kStarted;
+      break;
     case 9: if (key == "execution") return TaskKey::kExecution; break;
     case 11: if (key == "hyperparams") return TaskKey::kParamRoot; break;
     case 13: if (key == "configuration") return TaskKey::kParamRoot; break;
-    case 14: if (key == "status_changed") return TaskKey::kStatusChanged; break;
+    case 14:
+      if (key == "status_changed") return TaskKey::kStatusChanged;
+      if (key == "status_message") return TaskKey::kStatusMessage;
+      break;
     default: break;
   }
   return TaskKey::kOther;
@@ -63,6 +69,13 @@ error_code TaskParser::Field(TaskKey key, std::string_view name, od::value value
     case TaskKey::kStatusChanged:
       if (string) return String(value, &entry->enqueued);
       entry->enqueued_mistyped = true;
+      break;
+    case TaskKey::kStarted:
+      // When its first run began (the server keeps the first start); another type says nothing.
+      if (string) return String(value, &entry->started);
+      break;
+    case TaskKey::kStatusMessage:
+      if (string) return json::StableString(value, true, arena_, &status_message_);
       break;
     case TaskKey::kExecution:
       if (type == od::json_type::object) return Execution(value, entry);
@@ -112,6 +125,10 @@ void TaskParser::Finish(JobEntry* entry) {
   if (*entry->state == "running") {
     entry->enqueued.reset();  // ignored on a running job (rescfg(5), JOBS FILE)
     entry->enqueued_mistyped = false;
+    // tasks.stop on a task with a live worker only sets this; the task runs on until the agent stops it.
+    if (status_message_ == "stopping") entry->stopping = "true";
+  } else {
+    entry->started.reset();  // a queued task's run start is that of an earlier run
   }
   Link(entry);
 }
@@ -173,6 +190,7 @@ void TaskParser::Link(JobEntry* e) const {
 error_code TaskParser::Read(json::ParseSpan span, JobEntry* entry, const char** at, bool* not_object) {
   in_place_ = span.in_place;
   status_ = {};
+  status_message_ = {};
   status_seen_ = status_mistyped_ = execution_mistyped_ = false;
   queue_ = {};
   queue_shape_.clear();

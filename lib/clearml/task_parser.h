@@ -72,7 +72,9 @@ struct Lookups {
   std::vector<const TaskWorker*> task_workers;  ///< per worker of `workers`
 };
 
-enum class TaskKey : uint8_t { kId, kName, kStatus, kStatusChanged, kExecution, kParamRoot, kOther };
+enum class TaskKey : uint8_t {
+  kId, kName, kStatus, kStatusChanged, kExecution, kParamRoot, kStarted, kStatusMessage, kOther
+};
 
 /// Reads task objects into entries; one per thread.
 class TaskParser {
@@ -115,6 +117,7 @@ class TaskParser {
   bool in_place_ = false;
   // The task being read.
   std::string_view status_;
+  std::string_view status_message_;  ///< "stopping": a stop was asked for (rescfg(5), ClearML task snapshots)
   bool status_seen_ = false, status_mistyped_ = false, execution_mistyped_ = false;
   Ref queue_;
   std::string queue_shape_;

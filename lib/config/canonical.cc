@@ -1,5 +1,6 @@
 #include "config/canonical.h"
 
+#include "config/durations.h"
 #include "util/text_check.h"
 #include "util/yaml_input.h"
 
@@ -124,6 +125,7 @@ void WritePolicy(const Policy& policy, const Config& config, std::string& out) {
   }
   if (!policy.description.empty()) out += "    description: " + YamlQuote(policy.description) + "\n";
   if (policy.paused) out += "    paused: true\n";
+  if (!policy.preemptible) out += "    preemptible: false\n";
   if (!IsDefaultPolicyNamespace(config, policy)) {
     out += "    kubernetes: {namespace: " + YamlQuote(policy.kubernetes.ns) + "}\n";
   }
@@ -210,6 +212,10 @@ std::string WriteCanonical(const Config& config) {
   out += "apiVersion: rescfg/v1\n";
   out += "kind: ResourceConfiguration\n";
   out += config.enabled ? "enabled: true\n" : "enabled: false\n";
+  if (const auto& p = config.preemption) {
+    out += "preemption:\n  minRuntime: " + CanonicalDuration(p->min_runtime_us) + "\n  delay: " +
+           CanonicalDuration(p->delay_us) + "\n  stopTimeout: " + CanonicalDuration(p->stop_timeout_us) + "\n";
+  }
   WriteKubernetes(config.kubernetes, out);
   WriteList("pools", config.pools, [&](const Pool& pool, std::string& text) { WritePool(pool, config, text); }, out);
   const PoolQueues queues(config);

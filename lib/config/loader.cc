@@ -5,6 +5,7 @@
 #include "config/config_reader.h"
 #include "config/k8s_names.h"
 #include "config/kubernetes.h"
+#include "config/preemption_keys.h"
 #include "util/edit_distance.h"
 #include "util/file_io.h"
 #include "util/input_file.h"
@@ -317,7 +318,7 @@ Policy ConfigReader::ReadPolicy(const YAML::Node& node, size_t index, bool* ok) 
     Error("wrong-type", MarkOf(node), path, "a policy must be a mapping, found " + DescribeNode(node));
     return policy;
   }
-  MapReader map(node, path, {"name", "reserved", "limit", "profiles", "description", "paused", "kubernetes"},
+  MapReader map(node, path, {"name", "reserved", "limit", "profiles", "description", "paused", "preemptible", "kubernetes"},
                 file_, findings_);
   if (auto n = map.Get("name")) {
     policy.name_mark = MarkOf(*n);
@@ -340,6 +341,10 @@ Policy ConfigReader::ReadPolicy(const YAML::Node& node, size_t index, bool* ok) 
     policy.paused_mark = MarkOf(*p);
     policy.paused = Bool(*p, path + ".paused", "paused").value_or(false);
   }
+  if (auto p = map.Get("preemptible")) {
+    policy.preemptible_mark = MarkOf(*p);
+    policy.preemptible = Bool(*p, path + ".preemptible", "preemptible").value_or(true);
+  }
   if (auto k = map.Get("kubernetes")) {
     policy.kubernetes = ReadPolicyKubernetes(*k, path + ".kubernetes", file_, findings_);
   }
@@ -361,7 +366,7 @@ Config ConfigReader::Read(const YAML::Node& root) {
           "kind: ResourceConfiguration, found " + DescribeNode(root));
     return config;
   }
-  MapReader map(root, "", {"apiVersion", "kind", "enabled", "kubernetes", "pools", "profiles", "policies"},
+  MapReader map(root, "", {"apiVersion", "kind", "enabled", "preemption", "kubernetes", "pools", "profiles", "policies"},
                 file_, findings_);
   if (auto v = map.Get("apiVersion")) {
     auto text = Scalar(*v, "apiVersion");
@@ -382,6 +387,7 @@ Config ConfigReader::Read(const YAML::Node& root) {
     Missing(map, "", "kind");
   }
   if (auto e = map.Get("enabled")) config.enabled = Bool(*e, "enabled", "enabled").value_or(true);
+  if (auto p = map.Get("preemption")) config.preemption = ReadPreemptionSettings(*p, "preemption", file_, findings_);
   if (auto k = map.Get("kubernetes")) config.kubernetes = ReadKubernetesSettings(*k, "kubernetes", file_, findings_);
   bool ok = false;
   auto pools = List(map, "pools", "");

@@ -7,7 +7,7 @@
 ///
 /// Codes: unreadable, invalid-utf8, yaml-syntax, multiple-documents, too-large (these
 /// make the file unusable), wrong-type, missing-field, unknown-key,
-/// duplicate-key, bad-quantity, bad-name, bad-value, bad-api-version,
+/// duplicate-key, bad-quantity, bad-duration, bad-name, bad-value, bad-api-version,
 /// bad-kind. Paths use 0-based list indexes, and an entry's name when it
 /// has one: profiles[4xGPU].links[1].pool is the second link.
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "config/canonical.h"
+#include "config/durations.h"
 
 namespace rescfg {
 namespace {
@@ -225,11 +226,31 @@ void DiffPolicy(const Policy& a, const Policy& b, const Sides& sides, std::vecto
   r.MemberOrder("profiles", old_profiles, new_profiles);
   r.Text("description", a.description, b.description);
   r.Bool("paused", a.paused, b.paused);
+  r.Bool("preemptible", a.preemptible, b.preemptible);
   // A namespace that follows kubernetes.namespace on both sides changes with
   // it, which is reported once, at the top level.
   if (!IsDefaultPolicyNamespace(sides.old_config, a) || !IsDefaultPolicyNamespace(sides.new_config, b)) {
     r.Text("kubernetes.namespace", a.kubernetes.ns, b.kubernetes.ns);
   }
+}
+
+/// The `preemption:` block: each duration when both sides have one, else
+/// the whole block added or removed (its durations in canonical form).
+void DiffPreemption(const std::optional<PreemptionSettings>& a, const std::optional<PreemptionSettings>& b,
+                    std::vector<Change>* out) {
+  Recorder r(out, "config", "");
+  if (a && b) {
+    r.Text("preemption.minRuntime", CanonicalDuration(a->min_runtime_us), CanonicalDuration(b->min_runtime_us));
+    r.Text("preemption.delay", CanonicalDuration(a->delay_us), CanonicalDuration(b->delay_us));
+    r.Text("preemption.stopTimeout", CanonicalDuration(a->stop_timeout_us), CanonicalDuration(b->stop_timeout_us));
+    return;
+  }
+  auto block = [](const std::optional<PreemptionSettings>& p) {
+    if (!p) return DiffValue::Absent();
+    return DiffValue::Text("minRuntime: " + CanonicalDuration(p->min_runtime_us) + ", delay: " +
+                           CanonicalDuration(p->delay_us) + ", stopTimeout: " + CanonicalDuration(p->stop_timeout_us));
+  };
+  if (a || b) r.Add(ChangeOp::kChanged, "preemption", block(a), block(b));
 }
 
 /// The top-level `kubernetes:` settings.
@@ -316,6 +337,7 @@ ConfigDiff DiffConfigs(const Config& a, const Config& b) {
     diff.changes.push_back({ChangeOp::kChanged, "config", "", "enabled", DiffValue::Bool(a.enabled),
                             DiffValue::Bool(b.enabled), ""});
   }
+  DiffPreemption(a.preemption, b.preemption, &diff.changes);
   DiffKubernetes(a.kubernetes, b.kubernetes, &diff.changes);
   const Sides sides{a, b, PoolQueues(a), PoolQueues(b)};
   DiffEntities("pool", "pools", a.pools, b.pools, sides, &DiffPool, /*ordered=*/false, &diff.changes);

@@ -17,7 +17,9 @@ const std::vector<std::string_view>& ExportFindingCodes(std::string_view target)
   static const std::vector<std::string_view> kKueue = {
       "kueue-execution-priority", "kueue-fixed-allotment", "kueue-fraction",      "kueue-paused-pool",
       "kueue-policy-priority",    "kueue-rounded",         "kueue-split-limit",   "kueue-split-reservation",
-      "kueue-starved-queue",      "kueue-transformation"};
+      "kueue-starved-queue",      "kueue-transformation",
+      // With `preemption` (export/kueue_preemption.h).
+      "kueue-min-runtime", "kueue-not-preemptible", "kueue-preemption-delay", "kueue-victim-order"};
   static const std::vector<std::string_view> kNone;
   return target == "clearml-agent" ? kAgent : target == "kueue" ? kKueue : kNone;
 }

@@ -80,7 +80,7 @@ void ClusterQueue(const KueueClusterQueue& q, JsonWriter& json) {
   json.Field("queueingStrategy", QueueingName(q.queueing));
   json.Key("flavorFungibility").BeginObject().Field("whenCanBorrow", "MayStopSearch");
   json.Field("whenCanPreempt", "TryNextFlavor").EndObject();
-  json.Key("preemption").BeginObject().Field("reclaimWithinCohort", "Never");
+  json.Key("preemption").BeginObject().Field("reclaimWithinCohort", q.reclaim ? "Any" : "Never");
   json.Key("borrowWithinCohort").BeginObject().Field("policy", "Never").EndObject();
   json.Field("withinClusterQueue", "Never").EndObject();
   json.Field("stopPolicy", q.hold ? "Hold" : "None");

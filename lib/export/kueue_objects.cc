@@ -5,6 +5,7 @@
 #include <set>
 
 #include "config/kubernetes.h"
+#include "export/kueue_preemption.h"
 
 namespace rescfg {
 namespace {
@@ -193,6 +194,7 @@ void Builder::Queues(size_t i, KueueObjects& out) {
     cq.cohort = plan_.names.policy_cohorts[i];
     cq.ns = policy.kubernetes.ns;
     cq.queueing = profile->queueing;
+    cq.reclaim = KueueReclaims(config_);
     // Held when nothing of it may start: the configuration is disabled, the
     // policy paused, or every pool it links paused (a paused pool among
     // others is the taint on its flavor).

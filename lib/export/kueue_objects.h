@@ -85,6 +85,7 @@ struct KueueClusterQueue {
   std::string ns;      ///< namespaceSelector: the namespace of its LocalQueue
   Queueing queueing = Queueing::kBestEffortFIFO;
   bool hold = false;   ///< stopPolicy Hold
+  bool reclaim = false;  ///< preemption.reclaimWithinCohort Any (rescfg's `preemption`), else Never
   std::vector<KueueResourceGroup> groups;
 };
 

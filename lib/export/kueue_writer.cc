@@ -108,8 +108,9 @@ void WriteClusterQueue(const KueueClusterQueue& q, Doc& doc) {
   // The first flavor in link order that fits wins, borrowing or not: as
   // rescfg's target is the first pool where the job is admissible.
   doc.Line(2, "flavorFungibility: {whenCanBorrow: MayStopSearch, whenCanPreempt: TryNextFlavor}");
-  // rescfg never stops a running job.
-  doc.Line(2, "preemption: {reclaimWithinCohort: Never, borrowWithinCohort: {policy: Never}, withinClusterQueue: Never}");
+  // Without `preemption` rescfg never stops a running job; with it, only to give a team back what it lent.
+  doc.Line(2, std::string("preemption: {reclaimWithinCohort: ") + (q.reclaim ? "Any" : "Never") +
+                  ", borrowWithinCohort: {policy: Never}, withinClusterQueue: Never}");
   doc.Line(2, std::string("stopPolicy: ") + (q.hold ? "Hold" : "None"));
   doc.Groups(2, q.groups);
 }

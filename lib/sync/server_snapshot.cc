@@ -56,7 +56,9 @@ std::vector<std::string> TaskFields(const std::vector<std::string>& param_paths)
       sections.insert(root == "hyperparams" ? path.substr(0, second) : path);
     }
   }
-  std::vector<std::string> fields = {"id", "name", "status", "status_changed", "execution.queue"};
+  // status_message and started: a task being stopped, and when it began (rescfg(5), ClearML task snapshots).
+  std::vector<std::string> fields = {"id", "name", "status", "status_changed", "status_message", "started",
+                                     "execution.queue"};
   fields.insert(fields.end(), sections.begin(), sections.end());
   return fields;
 }

@@ -89,5 +89,7 @@ void CheckMachines(CheckContext& context);
 void CheckReservations(CheckContext& context);
 /// Every warning.
 void CheckWarnings(CheckContext& context);
+/// preemption-without-reservation (a warning).
+void CheckPreemption(CheckContext& context);
 
 }  // namespace rescfg

@@ -109,6 +109,7 @@ void ValidateConfig(const Config& config, const std::string& file, std::vector<F
   // Capacity is only meaningful on a model without holes.
   if (!context.HasErrors()) CheckReservations(context);
   CheckWarnings(context);
+  CheckPreemption(context);
   CheckQueueSizing(context);
   SortFindings(findings->begin() + static_cast<std::ptrdiff_t>(first), findings->end());
 }

@@ -8,7 +8,7 @@
 /// reserved-above-limit, allotment-above-limit, allotment-too-large,
 /// reservations-unsatisfiable; warnings: fractional-pool-size,
 /// near-fraction, unused-pool, unused-profile, empty-policy,
-/// limit-below-allotment, mixed-queue. The loader's shape codes are in config/loader.h.
+/// limit-below-allotment, mixed-queue, preemption-without-reservation. The loader's shape codes are in config/loader.h.
 
 #include <string>
 #include <vector>
