@@ -15,6 +15,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "config_source.h"
+#include "now.h"
 #include "input_limits.h"
 
 namespace rescfg::cmd {
@@ -53,6 +54,7 @@ CLI::Option* AddJobsSource(CLI::App* app, JobsSource* jobs, bool required) {
   app->add_option("--clearml-workers", jobs->clearml_workers,
                   "ClearML workers.get_all response: the pool of a running task taken from a policy queue "
                   "(--jobs-format clearml)");
+  AddNow(app, &jobs->now);
   return opt;
 }
 
