@@ -38,6 +38,7 @@ struct JobsSource {
   std::string format;       ///< "" (by extension) | yaml | jsonl | clearml
   std::string clearml_queues;   ///< --clearml-queues FILE: a queues.get_all response ("" when not given)
   std::string clearml_workers;  ///< --clearml-workers FILE: a workers.get_all response
+  std::string now;              ///< --now TIME (RFC 3339); "" is the current time
 };
 
 struct ScheduleOptions {

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "config_source.h"
+#include "now.h"
 
 namespace rescfg::cmd {
 
@@ -42,6 +43,7 @@ CLI::Option* AddJobsSource(CLI::App* app, JobsSource* jobs, bool required) {
   app->add_option("--clearml-workers", jobs->clearml_workers,
                   "ClearML workers.get_all response: the pool of a running task taken from a policy queue "
                   "(--jobs-format clearml)");
+  AddNow(app, &jobs->now);
   return opt;
 }
 

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "now.h"
 #include "commands.h"
 #include "config_source.h"
 #include "decide/report.h"
@@ -22,7 +23,7 @@ int RunGraph(const GraphOptions& options) {
   if (!options.jobs.file.empty()) {
     auto jobs = LoadJobsFrom(options.jobs, *config);
     if (!jobs) return kExitUnusable;
-    schedule = BuildSchedule(*config, std::move(*jobs));
+    schedule = BuildSchedule(*config, std::move(*jobs), NowMicros(options.jobs.now));
   }
   std::string out = RenderGraph(*config, options.format == "dot" ? GraphFormat::kDot : GraphFormat::kMermaid, filter,
                                 schedule ? &*schedule : nullptr);

@@ -8,6 +8,7 @@
 #include "config_source.h"
 #include "decide/clearml_requests.h"
 #include "decide/report.h"
+#include "now.h"
 #include "jobs/loader.h"
 #include "output/schedule_output.h"
 #include "output/schedule_summary.h"
@@ -25,7 +26,7 @@ int RunSchedule(const ScheduleOptions& options) {
   clearml::QueueList queues;  // --format clearml: the queues' IDs
   auto jobs = LoadJobsToSchedule(options.jobs, *config, requests ? &queues : nullptr);
   if (!jobs) return kExitUnusable;
-  ScheduleReport report = BuildSchedule(*config, std::move(*jobs));
+  ScheduleReport report = BuildSchedule(*config, std::move(*jobs), NowMicros(options.jobs.now));
   for (const std::string& warning : RunningWarnings(report, kShownWarnings)) spdlog::warn("{}", warning);
   ScheduleFormat format = options.format == "json"    ? ScheduleFormat::kJson
                           : options.format == "jsonl" ? ScheduleFormat::kJsonLines

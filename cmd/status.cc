@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "now.h"
 #include "commands.h"
 #include "config_source.h"
 #include "decide/report.h"
@@ -24,7 +25,7 @@ int RunStatus(const StatusOptions& options) {
     if (!loaded) return kExitUnusable;
     jobs = std::move(*loaded);
   }
-  StatusReport status = BuildStatus(*config, BuildSchedule(*config, std::move(jobs)), label, with_jobs);
+  StatusReport status = BuildStatus(*config, BuildSchedule(*config, std::move(jobs), NowMicros(options.jobs.now)), label, with_jobs);
   std::string out = options.format == "json" ? RenderStatusJson(status) : RenderStatusTable(status);
   return WriteOutput(options.output, out) ? kExitOk : kExitUnusable;
 }

@@ -22,6 +22,20 @@ bool RenderEnqueueRequests(const ScheduleReport& report, const QueueList* queues
       out.clear();
     }
   }
+  // Then one stop per victim (rescfg(1), schedule --format clearml): asynchronous and not forced,
+  // so a task with a live worker lets go through its agent.
+  for (const PreemptionOutcome& p : report.preemptions) {
+    const JobOutcome preemptor = report.jobs[p.job];
+    for (size_t victim : p.victims) {
+      const JobOutcome job = report.jobs[victim];
+      out.append("{\"endpoint\": \"tasks.stop\", \"body\": {\"task\": ");
+      AppendJsonString(&out, *job.id);
+      out.append(", \"force\": false, \"status_reason\": ");
+      AppendJsonString(&out, "rescfg: preempted for " + std::string(*preemptor.policy) + "/" + std::string(*preemptor.id) +
+                                 " in " + std::string(p.pool));
+      out.append("}}\n");
+    }
+  }
   return out.empty() || sink(out);
 }
 

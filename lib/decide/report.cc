@@ -6,6 +6,8 @@
 
 #include "config/human_amount.h"
 #include "jobs/resolve.h"
+#include "decide/preemption_report.h"
+#include "util/text_ref.h"
 #include "schedule/problem.h"
 #include "util/joined_thread.h"
 #include "util/text_ref.h"
@@ -140,8 +142,26 @@ void NameMachines(const Config& config, const ResolvedJobs& resolved, const Sche
   }
 }
 
-ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
+/// Per holding: the rank of its job id in byte order, preemption's last tie-break
+/// (rescfg-scheduling(7), PREEMPTION).
+std::vector<uint32_t> HoldingIdRanks(const ResolvedJobs& resolved) {
+  const size_t n = std::min(resolved.input.holdings.size(), resolved.running.size());
+  std::vector<std::pair<std::string_view, uint32_t>> ids(n);
+  for (uint32_t k = 0; k < n; ++k) {
+    const TextRef id = resolved.outcomes.Whole(resolved.running[k]).id;
+    ids[k] = {id ? *id : std::string_view(), k};
+  }
+  std::sort(ids.begin(), ids.end());
+  std::vector<uint32_t> rank(resolved.input.holdings.size());
+  for (uint32_t r = 0; r < n; ++r) rank[ids[r].second] = r;
+  for (size_t k = n; k < rank.size(); ++k) rank[k] = static_cast<uint32_t>(k);
+  return rank;
+}
+
+ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved, int64_t now_us) {
   resolved.input.config = &config;
+  resolved.input.now_us = now_us;
+  if (config.preemption) resolved.input.holding_id_rank = HoldingIdRanks(resolved);
   SchedulingResult result = RunSchedulingPass(resolved.input);
 
   ScheduleReport report;
@@ -206,16 +226,17 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved) {
   }
   FlagRunningJobs(config, resolved.input.holdings, &report);
   NameMachines(config, resolved, result, &report);
+  ReportPreemptions(config, resolved.input, result, resolved.queued_outcome, &report);
   return report;
 }
 
 }  // namespace
 
-ScheduleReport BuildSchedule(const Config& config, const std::vector<JobEntry>& entries) {
-  return BuildFromResolved(config, ResolveJobs(config, entries));
+ScheduleReport BuildSchedule(const Config& config, const std::vector<JobEntry>& entries, int64_t now_us) {
+  return BuildFromResolved(config, ResolveJobs(config, entries), now_us);
 }
 
-ScheduleReport BuildSchedule(const Config& config, LoadedJobs&& jobs) {
+ScheduleReport BuildSchedule(const Config& config, LoadedJobs&& jobs, int64_t now_us) {
   ResolvedJobs resolved = jobs.resolved ? std::move(*jobs.resolved) : ResolveJobs(config, jobs.entries);
   jobs.resolved.reset();
   // Not needed past resolution: freed before the report is done (lower
@@ -224,7 +245,7 @@ ScheduleReport BuildSchedule(const Config& config, LoadedJobs&& jobs) {
     std::vector<JobEntry>().swap(entries);
     text.reset();
   });
-  ScheduleReport report = BuildFromResolved(config, std::move(resolved));
+  ScheduleReport report = BuildFromResolved(config, std::move(resolved), now_us);
   release.Join();
   return report;
 }

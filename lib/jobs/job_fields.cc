@@ -24,9 +24,13 @@ JobField JobFieldOf(std::string_view key) {
       if (key == "policy") return JobField::kPolicy;
       if (key == "params") return JobField::kParams;
       break;
-    case 7: if (key == "profile") return JobField::kProfile; break;
+    case 7:
+      if (key == "profile") return JobField::kProfile;
+      if (key == "started") return JobField::kStarted;
+      break;
     case 8:
       if (key == "enqueued") return JobField::kEnqueued;
+      if (key == "stopping") return JobField::kStopping;
       if (key == "duration") return JobField::kDuration;
       break;
     case 9:
@@ -49,6 +53,8 @@ TextRef* FieldSlot(JobEntry* e, JobField field) {
     case JobField::kNode: return &e->node;
     case JobField::kResources: return &e->resources;
     case JobField::kEnqueued: return &e->enqueued;
+    case JobField::kStarted: return &e->started;
+    case JobField::kStopping: return &e->stopping;
     case JobField::kSubmitted: return &e->submitted;
     case JobField::kDuration: return &e->duration;
     case JobField::kParams:
@@ -66,6 +72,7 @@ ScalarStyle* StyleSlot(JobEntry* e, JobField field) {
 std::string MistypedFieldMessage(std::string_view key, JobField field, std::string_view mapping) {
   std::string message = "field '" + std::string(key) + "' must be ";
   if (field == JobField::kResources) return message + "a number or a string";
+  if (field == JobField::kStopping) return message + "true or false";
   if (field == JobField::kParams) return message + std::string(mapping);
   return message + "a string";
 }

@@ -18,6 +18,8 @@ enum class JobField : uint8_t {
   kId, kPolicy, kProfile, kQueue, kState, kPool, kNode,  // strings
   kResources,                                     // number or string
   kEnqueued,                                      // string
+  kStarted,                                       // string
+  kStopping,                                      // true | false
   kParams,                                        // mapping
   kSubmitted, kDuration,                          // trace fields: any value, its style kept
   kOther,                                         // ignored

@@ -71,6 +71,13 @@ error_code JsonLinesReader::ReadField(std::string_view key, od::value value, Job
   if (IsTraceField(field)) return ReadTraceField(field, type, value, entry);
   if (field == JobField::kParams) {
     if (type == od::json_type::object) return json::ReadParam(value, query_, capture_, ParamQuery::kParams, entry, 1);
+  } else if (field == JobField::kStopping) {
+    if (type == od::json_type::boolean) {
+      bool stopping = false;
+      if (auto error = value.get_bool().get(stopping)) return error;
+      entry->stopping = stopping ? "true" : "false";
+      return simdjson::SUCCESS;
+    }
   } else if (type == od::json_type::string) {
     std::string_view text;
     if (auto error = json::StableString(value, in_place_, arena_, &text)) return error;

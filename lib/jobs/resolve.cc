@@ -13,6 +13,7 @@
 #include "jobs/queue_order.h"
 #include "jobs/repeated_ids.h"
 #include "jobs/resolve_clearml.h"
+#include "jobs/run_facts.h"
 #include "util/flat_record.h"
 #include "util/joined_thread.h"
 #include "util/rfc3339.h"
@@ -63,6 +64,7 @@ TextRef Utf8OrNone(TextRef t) { return NotUtf8("", t).empty() ? t : TextRef(); }
 struct ResolvedPart {
   TextArena text;                     ///< what the range's outcomes view
   std::vector<Holding> holdings;
+  std::vector<uint32_t> holding_profile;  ///< by holding, with preemption only
   std::vector<QueuedJob> queued;
   std::vector<uint32_t> queued_outcome;
   std::vector<OrderKey> ordering;     ///< `queued` indexes into this part's `queued`
@@ -219,7 +221,13 @@ void Resolver::ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, JobOutc
     QuantityError error;
     holding = ParseQuantity(*e.resources, &error);
     if (!holding) invalid = "resources: " + error.message + (error.hint.empty() ? "" : " (" + error.hint + ")");
-  } else if (invalid.empty()) {
+  }
+  int64_t started_us = kUnknownTime;
+  bool stopping = false;
+  if (invalid.empty()) invalid = ReadRunFacts(e, &started_us, &stopping);
+  if (!invalid.empty() || holding || e.clearml_task) {
+    // Read above.
+  } else {
     if (!profile) {
       invalid = "cannot tell what it holds: no resources given and its profile is " +
                 std::string(e.profile || e.queue ? "unknown" : "not given");
@@ -266,6 +274,10 @@ void Resolver::ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, JobOutc
     warn("policy '" + Str(out.policy) + "' does not list profile '" + Str(out.profile) + "'");
   }
   Holding held{pool, policy, *holding};
+  held.started_us = started_us;
+  held.stopping = stopping;
+  held.handed_over = TaskRunsAlready(dir_, e);
+  if (config_.preemption) part_.holding_profile.push_back(profile ? *profile : SchedulingInput::kNoProfile);
   if (pool && config_.pools[*pool].nodes) {
     // Its machine (rescfg(5), JOBS FILE); names become numbers once the whole
     // file is read (AssignMachines). A bad node never frees a machine:
@@ -352,6 +364,7 @@ void Resolver::ResolveQueued(const JobEntry& e, size_t i, EntryTerms t, JobOutco
   job.profile = *profile;
   job.need = need;
   job.position = static_cast<uint32_t>(i);
+  if (enqueued) job.enqueued_us = MicrosOf(*enqueued);
   if (e.queue_rank > 0) {
     // Room for the rest at once (the queued jobs' room; memory never written is never taken).
     if (part_.listed_rank.empty()) part_.listed_rank.reserve(part_.queued.capacity());
@@ -398,6 +411,7 @@ void Join(ResolvedPart&& part, ResolvedPart* into) {
   append(into->queued, part.queued);
   append(into->queued_outcome, part.queued_outcome);
   append(into->holdings, part.holdings);
+  append(into->holding_profile, part.holding_profile);
   append(into->rejected, part.rejected);
   append(into->running, part.running);
   into->matches.Add(part.matches);
@@ -438,6 +452,7 @@ void PutInQueueOrder(ResolvedPart&& joined, ResolvedJobs* resolved) {
   }
   resolved->input.queued = std::move(joined.queued);
   resolved->input.holdings = std::move(joined.holdings);
+  resolved->input.holding_profile = std::move(joined.holding_profile);
   resolved->queued_outcome = std::move(joined.queued_outcome);
   resolved->rejected = std::move(joined.rejected);
   resolved->running = std::move(joined.running);

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "config/human_amount.h"
+#include "output/preemption_output.h"
 #include "util/document_writer.h"
 #include "util/flat_record.h"
 #include "util/joined_thread.h"
@@ -137,6 +138,10 @@ std::string RenderDocument(const ScheduleReport& r, RecordStyle style) {
   doc.List("pending", r.pending, job(PendingRecord));
   doc.List("rejected", r.rejected, job(RejectedRecord));
   doc.List("running", r.running, job(RunningRecord));
+  if (r.preemption) {
+    doc.List("preemptions", r.preemptions,
+             [&](FlatRecord& rec, const PreemptionOutcome& p) { PreemptionRecord(rec, r, p, style); });
+  }
   return doc.Finish();
 }
 
@@ -236,12 +241,13 @@ void RenderJobLines(const ScheduleReport& r, size_t from, size_t to, JobLineWrit
   JobOutcome scratch;
   for (size_t i = from; i < to; ++i) {
     const JobOutcome& j = r.jobs.At(i, &scratch);
-    if (writer->Fits(j)) {
+    if (!HasPreemptionFields(r, i) && writer->Fits(j)) {
       writer->Write(j, out);
     } else {
       {
         FlatRecord rec(out, RecordStyle::kJson);
         JobLine(rec, j);
+        PreemptionFields(rec, r, i);
       }
       out->push_back('\n');
     }
@@ -344,6 +350,7 @@ std::string RenderTable(const ScheduleReport& r) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
+  if (!r.preemptions.empty()) out += "\n" + PreemptionTable(r) + "\n";
   out += std::to_string(r.assignments.size()) + " assigned, " + std::to_string(r.pending.size()) + " pending, " +
          std::to_string(r.running_count) + " running, " + std::to_string(r.rejected.size()) + " rejected";
   if (r.policies_over_limit > 0) {

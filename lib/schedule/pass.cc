@@ -2,12 +2,14 @@
 /// (incremental_pass.h) with every job queued from the start and one event.
 
 #include "schedule/incremental_pass.h"
+#include "schedule/preemption.h"
 #include "schedule/problem.h"
 
 namespace rescfg {
 
 const char* PendingReasonName(PendingReason r) {
   switch (r) {
+    case PendingReason::kPreempting: return "preempting";
     case PendingReason::kDisabled: return "disabled";
     case PendingReason::kPaused: return "paused";
     case PendingReason::kUnschedulable: return "unschedulable";
@@ -26,6 +28,7 @@ SchedulingResult RunSchedulingPass(const SchedulingInput& input, PassStats* stat
   pass.Run(&result.placements);
   pass.Explain(&result);
   if (stats) pass.AddStats(stats);
+  if (input.config->preemption) DecidePreemptions(input, &result);
   return result;
 }
 

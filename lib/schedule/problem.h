@@ -56,9 +56,13 @@ struct SchedulingInput {
   std::vector<Holding> holdings;
   /// The instant preemption judges waits and run times at (`--now`); kUnknownTime: no preemption.
   int64_t now_us = kUnknownTime;
+  /// Per holding, for preemption's victim order (may be empty): its profile (kNoProfile: none
+  /// known) and the rank of its job id in byte order (empty: input order).
+  std::vector<uint32_t> holding_profile, holding_id_rank;
+  static constexpr uint32_t kNoProfile = UINT32_MAX;
 };
 
-enum class PendingReason { kDisabled, kPaused, kUnschedulable, kFifoBlocked, kLimit, kReservation, kFragmented, kCapacity };
+enum class PendingReason { kPreempting, kDisabled, kPaused, kUnschedulable, kFifoBlocked, kLimit, kReservation, kFragmented, kCapacity };
 const char* PendingReasonName(PendingReason r);
 
 struct Placement {
@@ -78,6 +82,14 @@ struct PendingJob {
   std::optional<uint32_t> blocked_by;  ///< fifo-blocked: the pending job it waits behind
 };
 
+/// A preemption decision (rescfg-scheduling(7), PREEMPTION): queued job `job` waits in `pool` for
+/// the victims (holdings, in the order taken) and the stopping holdings it awaits to let go.
+struct Preemption {
+  uint32_t job = 0;  ///< index into SchedulingInput::queued
+  uint32_t pool = 0;
+  std::vector<uint32_t> victims, awaiting;  ///< indexes into SchedulingInput::holdings
+};
+
 struct SchedulingResult {
   std::vector<Placement> placements;  ///< in placement order
   std::vector<PendingJob> pending;    ///< in queue order
@@ -93,6 +105,8 @@ struct SchedulingResult {
   /// Per pool with nodes: the free amount of each machine on the final
   /// state (empty for a pool without nodes).
   std::vector<std::vector<Quantity>> machine_free;
+  /// In decision order; empty without preemption.
+  std::vector<Preemption> preemptions;
 };
 
 /// Work counters, for complexity guards in tests and benchmarks.

@@ -1,0 +1,325 @@
+#include "schedule/preemption.h"
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "config/human_amount.h"
+#include "schedule/context.h"
+#include "schedule/pass_state.h"
+
+namespace rescfg {
+namespace {
+
+constexpr uint32_t kNone = UINT32_MAX;
+
+/// The pass's final state, rebuilt from its result: running jobs where they hold, then the
+/// placements on the machines the pass chose.
+PassState FinalState(const ScheduleContext& ctx, const SchedulingInput& input, const SchedulingResult& result) {
+  PassState state = PassState::Initial(ctx, input.holdings);
+  for (const Placement& p : result.placements) {
+    const QueuedJob& j = input.queued[p.job];
+    state.used[j.policy] += j.need;
+    state.held[p.pool] += j.need;
+    if (p.machine == Placement::kNoMachine) continue;
+    MachineSpot spot;
+    spot.first = p.machine;
+    const auto& spans = result.job_spans;  // ascending by job
+    auto it = std::lower_bound(spans.begin(), spans.end(), p.job, [](const auto& e, uint32_t i) { return e.first < i; });
+    if (it != spans.end() && it->first == p.job) spot.more.assign(it->second.begin() + 1, it->second.end());
+    state.machines[p.pool].Hold(spot, j.need);
+  }
+  return state;
+}
+
+class Decider {
+ public:
+  Decider(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats)
+      : input_(input), ctx_(*input.config), settings_(*input.config->preemption), result_(result), stats_(stats),
+        state_(FinalState(ctx_, input, *result)) {
+    const auto& holdings = input.holdings;
+    removed_.assign(holdings.size(), false);
+    promised_.assign(holdings.size(), false);
+    candidates_.assign(ctx_.pool_count, std::vector<std::vector<uint32_t>>(ctx_.policy_count));
+    stopping_.assign(ctx_.pool_count, {});
+    place_.assign(holdings.size(), 0);
+    skip_.assign(ctx_.pool_count, {});
+    for (uint32_t i = 0; i < holdings.size(); ++i) {
+      const Holding& h = holdings[i];
+      if (h.stopping && h.policy) state_.used[*h.policy] -= h.amount;  // already going
+      if (!h.pool) continue;
+      if (h.stopping) {
+        stopping_[*h.pool].push_back(i);
+      } else if (Candidate(h)) {
+        candidates_[*h.pool][*h.policy].push_back(i);
+      }
+    }
+    for (uint32_t x = 0; x < ctx_.pool_count; ++x) {
+      for (auto& group : candidates_[x]) {
+        std::sort(group.begin(), group.end(), [&](uint32_t a, uint32_t b) { return StaticKey(x, a) < StaticKey(x, b); });
+        for (uint32_t k = 0; k < group.size(); ++k) place_[group[k]] = k;
+      }
+      skip_[x].resize(ctx_.policy_count);
+      for (uint32_t p = 0; p < ctx_.policy_count; ++p) {
+        skip_[x][p].resize(candidates_[x][p].size() + 1);
+        for (uint32_t k = 0; k < skip_[x][p].size(); ++k) skip_[x][p][k] = k;
+      }
+    }
+  }
+
+  void Run() {
+    std::vector<uint32_t> preemptors;
+    std::vector<size_t> pending_of(input_.queued.size(), SIZE_MAX);
+    for (size_t k = 0; k < result_->pending.size(); ++k) {
+      const PendingJob& p = result_->pending[k];
+      pending_of[p.job] = k;
+      if (Preemptor(p)) preemptors.push_back(p.job);
+    }
+    std::sort(preemptors.begin(), preemptors.end(), [&](uint32_t a, uint32_t b) {
+      const QueuedJob& x = input_.queued[a];
+      const QueuedJob& y = input_.queued[b];
+      return std::tuple(WaitUnknown(x), x.enqueued_us, x.position) < std::tuple(WaitUnknown(y), y.enqueued_us, y.position);
+    });
+    for (uint32_t job : preemptors) {
+      const QueuedJob& j = input_.queued[job];
+      // Its policy's share may have grown through earlier decisions.
+      if (state_.used[j.policy] + j.need > std::min(ctx_.reserved[j.policy], ctx_.limit[j.policy])) continue;
+      if (stats_) ++stats_->preemptors;
+      for (uint32_t x : ctx_.links[j.profile]) {
+        if (ctx_.pool_paused[x]) continue;
+        if (stats_) ++stats_->pools;
+        if (Try(job, x, &pending_of)) break;
+      }
+    }
+  }
+
+ private:
+  bool Candidate(const Holding& h) const {
+    if (h.handed_over || h.stopping || !h.policy) return false;
+    if (!ctx_.config.policies[*h.policy].preemptible) return false;
+    if (h.started_us == kUnknownTime || input_.now_us == kUnknownTime) return settings_.min_runtime_us == 0;
+    return input_.now_us - h.started_us >= settings_.min_runtime_us;
+  }
+  bool WaitUnknown(const QueuedJob& j) const { return j.enqueued_us == kUnknownTime || input_.now_us == kUnknownTime; }
+  bool Preemptor(const PendingJob& p) const {
+    if (p.reason != PendingReason::kCapacity && p.reason != PendingReason::kFragmented) return false;
+    const QueuedJob& j = input_.queued[p.job];
+    if (ctx_.policy_paused[j.policy]) return false;
+    if (state_.used[j.policy] + j.need > std::min(ctx_.reserved[j.policy], ctx_.limit[j.policy])) return false;
+    // StrictFIFO: a capacity or fragmented job is the first schedulable pending job of its queue
+    // already (an earlier one would make it fifo-blocked).
+    if (WaitUnknown(j)) return settings_.delay_us == 0;
+    return input_.now_us - j.enqueued_us >= settings_.delay_us;
+  }
+  /// The order among one pool's candidates of one policy: the least favoured profile first, the
+  /// later start (unknown: oldest), the smaller holding, the id.
+  std::tuple<int64_t, int64_t, Quantity, uint32_t> StaticKey(uint32_t pool, uint32_t i) const {
+    const Holding& h = input_.holdings[i];
+    const uint32_t profile = i < input_.holding_profile.size() ? input_.holding_profile[i] : SchedulingInput::kNoProfile;
+    // Its rank in the pool's execution priority (without one: file order); unranked or no
+    // profile known: after every ranked one.
+    int64_t rank = int64_t(ctx_.profile_count);
+    if (profile != SchedulingInput::kNoProfile) {
+      const uint32_t r = ctx_.ExecRank(pool, profile);
+      if (!ctx_.config.pools[pool].execution_priority) {
+        rank = profile;
+      } else if (r != UINT32_MAX) {
+        rank = r;
+      }
+    }
+    const uint32_t id = i < input_.holding_id_rank.size() ? input_.holding_id_rank[i] : i;
+    return {-rank, h.started_us == kUnknownTime ? INT64_MAX : -h.started_us, h.amount, id};
+  }
+  Quantity Excess(uint32_t policy) const { return state_.used[policy] - ctx_.reserved[policy]; }
+  /// The full candidate order: the larger excess of the policy first, then StaticKey.
+  bool Before(uint32_t pool, uint32_t a, uint32_t b) const {
+    const auto& ha = input_.holdings[a];
+    const auto& hb = input_.holdings[b];
+    const Quantity ea = ha.policy ? Excess(*ha.policy) : Quantity();
+    const Quantity eb = hb.policy ? Excess(*hb.policy) : Quantity();
+    if (ea != eb) return ea > eb;
+    return StaticKey(pool, a) < StaticKey(pool, b);
+  }
+
+  void Free(uint32_t i) {
+    const Holding& h = input_.holdings[i];
+    state_.Release(*h.pool, h.amount, state_.holding_spots[i]);
+  }
+  void Hold(uint32_t i) {
+    const Holding& h = input_.holdings[i];
+    state_.held[*h.pool] += h.amount;
+    state_.machines[*h.pool].Hold(state_.holding_spots[i], h.amount);
+  }
+  bool Fits(uint32_t pool, Quantity need) const { return state_.Fits(ctx_, pool, need); }
+
+  /// Tries pool x for job: records the decision and returns true, or leaves the state as it was.
+  bool Try(uint32_t job, uint32_t x, std::vector<size_t>* pending_of) {
+    const QueuedJob& j = input_.queued[job];
+    std::vector<uint32_t> stopping;
+    for (uint32_t i : stopping_[x]) {
+      if (!promised_[i]) stopping.push_back(i);
+    }
+    // A cheap bound first: free, stopping and what the guard lets each other policy give.
+    Quantity takeable = Quantity::SaturatingSub(ctx_.pool_size[x], state_.held[x]);
+    for (uint32_t i : stopping) takeable += input_.holdings[i].amount;
+    for (uint32_t p = 0; p < ctx_.policy_count && takeable < j.need; ++p) {
+      if (p == j.policy || candidates_[x][p].empty() || Excess(p) <= Quantity()) continue;
+      takeable += Excess(p);
+    }
+    if (takeable < j.need) {
+      if (stats_) ++stats_->skipped;
+      return false;
+    }
+    // 1. Stopping jobs not yet promised count as free: the fewest, in candidate order.
+    std::sort(stopping.begin(), stopping.end(), [&](uint32_t a, uint32_t b) { return Before(x, a, b); });
+    std::vector<uint32_t> awaited;
+    for (uint32_t i : stopping) {
+      if (Fits(x, j.need)) break;
+      if (stats_) ++stats_->looked;
+      Free(i);
+      awaited.push_back(i);
+    }
+    std::vector<uint32_t> victims;
+    if (awaited.empty() && Fits(x, j.need)) return false;  // it needs no preemption here
+    if (!Fits(x, j.need)) {
+      // 2. The walk, evaluated again after each victim taken.
+      std::vector<uint32_t> cursor(ctx_.policy_count);
+      for (uint32_t p = 0; p < ctx_.policy_count; ++p) cursor[p] = Next(x, p, 0);
+      while (!Fits(x, j.need)) {
+        uint32_t best = kNone;
+        for (uint32_t p = 0; p < ctx_.policy_count; ++p) {
+          const auto& group = candidates_[x][p];
+          if (cursor[p] == group.size() || p == j.policy) continue;
+          if (best == kNone || Before(x, group[cursor[p]], best)) best = group[cursor[p]];
+        }
+        if (best == kNone) break;
+        const Holding& h = input_.holdings[best];
+        cursor[*h.policy] = Next(x, *h.policy, cursor[*h.policy] + 1);
+        if (stats_) ++stats_->looked;
+        if (state_.used[*h.policy] - h.amount < ctx_.reserved[*h.policy]) continue;  // passed over
+        Free(best);
+        state_.used[*h.policy] -= h.amount;
+        removed_[best] = true;
+        victims.push_back(best);
+      }
+      if (!Fits(x, j.need)) {
+        for (uint32_t i : victims) Undo(i);
+        for (uint32_t i : awaited) Hold(i);
+        return false;
+      }
+      // 3. Fill-back: last taken first, except the last taken one.
+      for (size_t k = victims.size(); k-- > 1;) {
+        const uint32_t i = victims[k - 1];
+        Undo(i);
+        if (Fits(x, j.need)) {
+          victims.erase(victims.begin() + static_cast<std::ptrdiff_t>(k - 1));
+        } else {
+          Retake(i);
+        }
+      }
+    }
+    for (uint32_t i : awaited) promised_[i] = true;
+    for (uint32_t i : victims) skip_[x][*input_.holdings[i].policy][place_[i]] = place_[i] + 1;
+    Decide(job, x, std::move(victims), std::move(awaited), pending_of);
+    return true;
+  }
+  /// The first position from `k` on in pool x's candidates of policy p that is no victim of an
+  /// earlier decision (skip pointers, shortened as they are followed).
+  uint32_t Next(uint32_t x, uint32_t p, uint32_t k) {
+    auto& skip = skip_[x][p];
+    uint32_t root = k;
+    while (skip[root] != root) root = skip[root];
+    while (skip[k] != root) k = std::exchange(skip[k], root);
+    return root;
+  }
+  void Undo(uint32_t i) {
+    const Holding& h = input_.holdings[i];
+    Hold(i);
+    state_.used[*h.policy] += h.amount;
+    removed_[i] = false;
+  }
+  void Retake(uint32_t i) {
+    const Holding& h = input_.holdings[i];
+    Free(i);
+    state_.used[*h.policy] -= h.amount;
+    removed_[i] = true;
+  }
+
+  void Decide(uint32_t job, uint32_t x, std::vector<uint32_t> victims, std::vector<uint32_t> awaited,
+              std::vector<size_t>* pending_of) {
+    const QueuedJob& j = input_.queued[job];
+    std::string text = Message(j, x, victims, awaited);  // with the usage before j counts
+    state_.used[j.policy] += j.need;
+    state_.Place(x, j.need);
+    if (stats_) ++stats_->decisions;
+    PendingJob& pending = result_->pending[(*pending_of)[job]];
+    pending.reason = PendingReason::kPreempting;
+    pending.blocked_by.reset();
+    pending.message = static_cast<uint32_t>(result_->messages.size());
+    result_->messages.push_back(std::move(text));
+    result_->preemptions.push_back({job, x, std::move(victims), std::move(awaited)});
+  }
+
+  /// `waits for 2 jobs of Dev to stop in H100: Dev uses 12 of its 8 reserved; Research 4 of 8`:
+  /// the usage of each victim's policy before its victims were taken, and the preemptor's.
+  std::string Message(const QueuedJob& j, uint32_t x, const std::vector<uint32_t>& victims,
+                      const std::vector<uint32_t>& awaited) const {
+    std::vector<std::pair<uint32_t, Quantity>> policies;  // in first appearance; kNone: no policy
+    std::vector<uint32_t> counts;
+    for (const auto* list : {&victims, &awaited}) {
+      for (uint32_t i : *list) {
+        const Holding& h = input_.holdings[i];
+        const uint32_t p = h.policy ? *h.policy : kNone;
+        auto it = std::find_if(policies.begin(), policies.end(), [&](const auto& e) { return e.first == p; });
+        if (it == policies.end()) {
+          policies.push_back({p, Quantity()});
+          counts.push_back(0);
+          it = policies.end() - 1;
+        }
+        ++counts[static_cast<size_t>(it - policies.begin())];
+        if (list == &victims) it->second += h.amount;  // given back to its usage below
+      }
+    }
+    const auto& config = ctx_.config;
+    std::string text = "waits for ";
+    for (size_t k = 0; k < policies.size(); ++k) {
+      if (k) text += k + 1 == policies.size() ? " and " : ", ";
+      text += std::to_string(counts[k]) + (k ? "" : counts[k] == 1 ? " job" : " jobs") + " of " +
+              (policies[k].first == kNone ? std::string("no policy") : config.policies[policies[k].first].name);
+    }
+    text += " to stop in " + config.pools[x].name + ":";
+    bool first = true;
+    auto usage = [&](uint32_t p, Quantity used) {
+      text += (first ? " " : "; ") + config.policies[p].name + (first ? " uses " : " ") + HumanAmount(used) +
+              (first ? " of its " : " of ") + HumanAmount(ctx_.reserved[p]) + (first ? " reserved" : "");
+      first = false;
+    };
+    for (const auto& [p, taken] : policies) {
+      if (p != kNone) usage(p, state_.used[p] + taken);
+    }
+    usage(j.policy, state_.used[j.policy]);
+    return text;
+  }
+
+  const SchedulingInput& input_;
+  ScheduleContext ctx_;
+  const PreemptionSettings& settings_;
+  SchedulingResult* result_;
+  PreemptionStats* stats_;
+  PassState state_;
+  std::vector<bool> removed_, promised_;
+  std::vector<std::vector<std::vector<uint32_t>>> candidates_;  ///< [pool][policy]: in StaticKey order
+  std::vector<std::vector<uint32_t>> stopping_;                 ///< [pool]: stopping holdings
+  std::vector<uint32_t> place_;                                 ///< per candidate: its place in its group
+  std::vector<std::vector<std::vector<uint32_t>>> skip_;        ///< [pool][policy]: skip pointers
+};
+
+}  // namespace
+
+void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats) {
+  if (!input.config->preemption || !input.config->enabled) return;
+  Decider(input, result, stats).Run();
+}
+
+}  // namespace rescfg

@@ -1,0 +1,28 @@
+#pragma once
+/// Preemption (rescfg-scheduling(7), PREEMPTION): after the pass, a team that comes back for the
+/// reservation it lent gets it back by stopping work of teams that run above their own
+/// reservation. Pure: decided on the pass's final state and `now`, no I/O.
+
+#include <cstdint>
+#include <vector>
+
+#include "schedule/problem.h"
+
+namespace rescfg {
+
+/// Work counters, for complexity guards in tests and benchmarks.
+struct PreemptionStats {
+  uint64_t preemptors = 0;  ///< queued jobs that tried to preempt
+  uint64_t pools = 0;       ///< pools tried
+  uint64_t skipped = 0;     ///< pools passed by the cheap bound (not enough takeable there)
+  uint64_t looked = 0;      ///< candidates and stopping jobs looked at
+  uint64_t decisions = 0;
+};
+
+/// Decides preemption on the final state of `result` (the pass's result for `input`) when
+/// `input.config->preemption` is set and the configuration is enabled: appends the decisions
+/// to result->preemptions in decision order and makes each preemptor pending `preempting`.
+/// Does nothing otherwise. Placements, pool and policy usage are left as the pass left them.
+void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats = nullptr);
+
+}  // namespace rescfg
