@@ -78,7 +78,7 @@ TEST(ValidateTestdata, EveryCodeHasAFile) {
         "near-fraction", "unused-pool", "unused-profile", "empty-policy",
         "limit-below-allotment", "bad-text", "bad-gpu-fractions", "shared-queue", "policy-queue-clash",
         "mixed-queue", "bad-kubernetes", "bad-nodes", "nodes-resources-mismatch", "guaranteed-above-resources",
-        "allotment-fits-no-machine"}) {
+        "allotment-fits-no-machine", "rename-clash", "rename-chain", "rename-loop", "duplicate-rename"}) {
     EXPECT_TRUE(covered.count(code)) << "no testdata/invalid file expects " << code;
   }
 }

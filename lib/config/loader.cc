@@ -57,6 +57,10 @@ class ConfigReader {
   Policy ReadPolicy(const YAML::Node& node, size_t index, bool* ok);
   std::optional<Link> ReadLink(const YAML::Node& node, const std::string& path);
   std::optional<PolicyProfile> ReadPolicyProfile(const YAML::Node& node, const std::string& path);
+  /// `renamedFrom: OLD` (rescfg(5), RENAMES): a name, when the key is there.
+  void RenamedFrom(const MapReader& map, const std::string& path, std::optional<std::string>* old, Mark* mark) {
+    if (auto r = map.Get("renamedFrom")) { *mark = MarkOf(*r); *old = Name(*r, path + ".renamedFrom"); }
+  }
 
   /// "pools[name]" when the entry has a readable name, else "pools[index]".
   static std::string EntryPath(const char* list, const YAML::Node& node, size_t index);
@@ -284,7 +288,7 @@ Pool ConfigReader::ReadPool(const YAML::Node& node, size_t index, bool* ok) {
   }
   MapReader map(node, path,
                 {"name", "resources", "nodes", "guaranteed", "queue", "description", "paused", "executionPriority",
-                 "gpuFractions", "kubernetes"},
+                 "gpuFractions", "kubernetes", "renamedFrom"},
                 file_, findings_);
   *ok = false;
   if (auto n = map.Get("name")) {
@@ -293,6 +297,7 @@ Pool ConfigReader::ReadPool(const YAML::Node& node, size_t index, bool* ok) {
   } else {
     Missing(map, path, "name");
   }
+  RenamedFrom(map, path, &pool.renamed_from, &pool.renamed_from_mark);
   if (auto n = map.Get("nodes")) pool.nodes = ReadNodes(*n, path + ".nodes");
   if (auto r = map.Get("resources")) {
     pool.resources_mark = MarkOf(*r);
@@ -379,7 +384,7 @@ Profile ConfigReader::ReadProfile(const YAML::Node& node, size_t index, bool* ok
     return profile;
   }
   MapReader map(node, path,
-                {"name", "allotment", "dynamic", "queueing", "links", "policyPriority", "description"},
+                {"name", "allotment", "dynamic", "queueing", "links", "policyPriority", "description", "renamedFrom"},
                 file_, findings_);
   if (auto n = map.Get("name")) {
     profile.name_mark = MarkOf(*n);
@@ -387,6 +392,7 @@ Profile ConfigReader::ReadProfile(const YAML::Node& node, size_t index, bool* ok
   } else {
     Missing(map, path, "name");
   }
+  RenamedFrom(map, path, &profile.renamed_from, &profile.renamed_from_mark);
   if (auto a = map.Get("allotment")) {
     profile.allotment_mark = MarkOf(*a);
     if (auto q = Amount(*a, path + ".allotment", true)) profile.allotment = *q;
@@ -491,7 +497,8 @@ Policy ConfigReader::ReadPolicy(const YAML::Node& node, size_t index, bool* ok) 
     Error("wrong-type", MarkOf(node), path, "a policy must be a mapping, found " + DescribeNode(node));
     return policy;
   }
-  MapReader map(node, path, {"name", "reserved", "limit", "profiles", "description", "paused", "kubernetes"},
+  MapReader map(node, path, {"name", "reserved", "limit", "profiles", "description", "paused", "kubernetes",
+                                 "renamedFrom"},
                 file_, findings_);
   if (auto n = map.Get("name")) {
     policy.name_mark = MarkOf(*n);
@@ -499,6 +506,7 @@ Policy ConfigReader::ReadPolicy(const YAML::Node& node, size_t index, bool* ok) 
   } else {
     Missing(map, path, "name");
   }
+  RenamedFrom(map, path, &policy.renamed_from, &policy.renamed_from_mark);
   if (auto r = map.Get("reserved")) {
     policy.reserved_mark = MarkOf(*r);
     if (auto q = Amount(*r, path + ".reserved", false)) policy.reserved = *q;

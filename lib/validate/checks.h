@@ -89,5 +89,7 @@ void CheckMachines(CheckContext& context);
 void CheckReservations(CheckContext& context);
 /// Every warning.
 void CheckWarnings(CheckContext& context);
+/// rename-clash, rename-chain, rename-loop, duplicate-rename.
+void CheckRenames(CheckContext& context);
 
 }  // namespace rescfg
