@@ -17,6 +17,12 @@
 
 namespace rescfg::cmd {
 
+bool RenameFindingsAllowed(std::vector<Finding>* findings, const std::string& file, bool strict) {
+  for (Finding& f : *findings) f.file = file;
+  LogFindings(*findings);
+  return !strict || findings->empty();
+}
+
 void LogFindings(const std::vector<Finding>& findings) {
   for (const Finding& f : findings) {
     std::string where = f.file;

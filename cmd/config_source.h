@@ -41,6 +41,9 @@ std::optional<LoadedJobs> LoadJobsToSchedule(const JobsSource& source, const Con
 
 /// Logs findings as "file:line:col: severity[code]: message (hint)".
 void LogFindings(const std::vector<Finding>& findings);
+/// Names the file of rename-unknown warnings (rescfg(5), RENAMES) and logs
+/// them; false when there are some and `strict`.
+bool RenameFindingsAllowed(std::vector<Finding>* findings, const std::string& file, bool strict);
 
 /// The state directory to use: `dir`, or ".rescfg" when empty.
 std::string StateDirOrDefault(const std::string& dir);

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "config_source.h"
+#include "config/renames.h"
 #include "diff/config_diff.h"
 #include "diff/impact.h"
 #include "jobs/loader.h"
@@ -91,6 +92,11 @@ int RunDiff(const DiffOptions& options) {
   if (!new_config) return exit_code;
 
   ConfigDiff diff = from_nothing ? DiffFromNothing(*new_config) : DiffConfigs(*old_config, *new_config);
+  if (options.against_state && !from_nothing) {
+    std::vector<Finding> renames;
+    CheckRenamesKnown(*old_config, *new_config, new_file, &renames);
+    LogFindings(renames);
+  }
   std::optional<std::vector<JobImpact>> impact;
   if (!options.jobs.file.empty()) {
     auto jobs = LoadJobsFrom(options.jobs, ImpactParameterPaths(*old_config, *new_config), nullptr, nullptr,

@@ -116,6 +116,10 @@ int RunPlan(const PlanOptions& options) {
     return kExitUnusable;
   }
   if (!change->base_warning.empty()) spdlog::warn("{}: {}", dir, change->base_warning);
+  if (!RenameFindingsAllowed(&change->rename_findings, DisplayName(options.file), options.strict)) {
+    spdlog::error("no plan written: a warning and --strict");
+    return kExitFindings;
+  }
   plan.created = UtcNow();
   plan.user = CurrentUser();
   plan.file = DisplayName(options.file);

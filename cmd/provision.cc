@@ -99,6 +99,11 @@ int Provision(const ProvisionOptions& options, const Proposal& proposal) {
     return kExitUnusable;
   }
   if (!change->base_warning.empty()) spdlog::warn("{}: {}", dir, change->base_warning);
+  if (!RenameFindingsAllowed(&change->rename_findings,
+                             proposal.plan ? proposal.plan->file : DisplayName(options.file), options.strict)) {
+    spdlog::error("not provisioned: a warning and --strict; the state is unchanged");
+    return kExitFindings;
+  }
   // What is applied is what was reviewed: the diff of the carried
   // configuration against the base, recomputed, must be the one shown.
   if (proposal.plan) {

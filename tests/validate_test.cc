@@ -78,7 +78,8 @@ TEST(ValidateTestdata, EveryCodeHasAFile) {
         "near-fraction", "unused-pool", "unused-profile", "empty-policy",
         "limit-below-allotment", "bad-text", "bad-gpu-fractions", "shared-queue", "policy-queue-clash",
         "mixed-queue", "bad-kubernetes", "bad-nodes", "nodes-resources-mismatch", "guaranteed-above-resources",
-        "allotment-fits-no-machine", "bad-duration", "preemption-without-reservation"}) {
+        "allotment-fits-no-machine", "bad-duration", "preemption-without-reservation", "rename-clash",
+        "rename-chain", "rename-loop", "duplicate-rename"}) {
     EXPECT_TRUE(covered.count(code)) << "no testdata/invalid file expects " << code;
   }
 }

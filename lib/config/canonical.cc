@@ -69,6 +69,7 @@ void WriteKubernetes(const KubernetesSettings& k, std::string& out) {
 
 void WritePool(const Pool& pool, const Config& config, std::string& out) {
   out += "  - name: " + YamlQuote(pool.name) + "\n";
+  if (pool.renamed_from) out += "    renamedFrom: " + YamlQuote(*pool.renamed_from) + "\n";
   out += "    resources: " + Amount(pool.resources) + "\n";
   if (pool.nodes) {
     out += "    nodes: {count: " + std::to_string(pool.nodes->count) + ", gpus: " + std::to_string(pool.nodes->gpus) + "}\n";
@@ -92,6 +93,7 @@ void WritePool(const Pool& pool, const Config& config, std::string& out) {
 /// which they follow otherwise (so a renamed pool queue is one change).
 void WriteProfile(const Profile& profile, const PoolQueues& queues, std::string& out) {
   out += "  - name: " + YamlQuote(profile.name) + "\n";
+  if (profile.renamed_from) out += "    renamedFrom: " + YamlQuote(*profile.renamed_from) + "\n";
   out += "    allotment: " + Amount(profile.allotment) + "\n";
   if (profile.dynamic_parameter) {
     out += "    dynamic: {parameter: " + YamlQuote(*profile.dynamic_parameter) +
@@ -113,6 +115,7 @@ void WriteProfile(const Profile& profile, const PoolQueues& queues, std::string&
 
 void WritePolicy(const Policy& policy, const Config& config, std::string& out) {
   out += "  - name: " + YamlQuote(policy.name) + "\n";
+  if (policy.renamed_from) out += "    renamedFrom: " + YamlQuote(*policy.renamed_from) + "\n";
   out += "    reserved: " + Amount(policy.reserved) + "\n";
   if (policy.limit) out += "    limit: " + Amount(*policy.limit) + "\n";
   out += "    profiles:";

@@ -59,6 +59,10 @@ class ConfigReader {
   Policy ReadPolicy(const YAML::Node& node, size_t index, bool* ok);
   std::optional<Link> ReadLink(const YAML::Node& node, const std::string& path);
   std::optional<PolicyProfile> ReadPolicyProfile(const YAML::Node& node, const std::string& path);
+  /// `renamedFrom: OLD` (rescfg(5), RENAMES): a name, when the key is there.
+  void RenamedFrom(const MapReader& map, const std::string& path, std::optional<std::string>* old, Mark* mark) {
+    if (auto r = map.Get("renamedFrom")) { *mark = MarkOf(*r); *old = Name(*r, path + ".renamedFrom"); }
+  }
 
   /// "pools[name]" when the entry has a readable name, else "pools[index]".
   static std::string EntryPath(const char* list, const YAML::Node& node, size_t index);

@@ -111,7 +111,7 @@ Pool ConfigReader::ReadPool(const YAML::Node& node, size_t index, bool* ok) {
   }
   MapReader map(node, path,
                 {"name", "resources", "nodes", "guaranteed", "queue", "description", "paused", "executionPriority",
-                 "gpuFractions", "kubernetes"},
+                 "gpuFractions", "kubernetes", "renamedFrom"},
                 file_, findings_);
   *ok = false;
   if (auto n = map.Get("name")) {
@@ -120,6 +120,7 @@ Pool ConfigReader::ReadPool(const YAML::Node& node, size_t index, bool* ok) {
   } else {
     Missing(map, path, "name");
   }
+  RenamedFrom(map, path, &pool.renamed_from, &pool.renamed_from_mark);
   if (auto n = map.Get("nodes")) pool.nodes = ReadNodes(*n, path + ".nodes");
   if (auto r = map.Get("resources")) {
     pool.resources_mark = MarkOf(*r);
@@ -206,7 +207,7 @@ Profile ConfigReader::ReadProfile(const YAML::Node& node, size_t index, bool* ok
     return profile;
   }
   MapReader map(node, path,
-                {"name", "allotment", "dynamic", "queueing", "links", "policyPriority", "description"},
+                {"name", "allotment", "dynamic", "queueing", "links", "policyPriority", "description", "renamedFrom"},
                 file_, findings_);
   if (auto n = map.Get("name")) {
     profile.name_mark = MarkOf(*n);
@@ -214,6 +215,7 @@ Profile ConfigReader::ReadProfile(const YAML::Node& node, size_t index, bool* ok
   } else {
     Missing(map, path, "name");
   }
+  RenamedFrom(map, path, &profile.renamed_from, &profile.renamed_from_mark);
   if (auto a = map.Get("allotment")) {
     profile.allotment_mark = MarkOf(*a);
     if (auto q = Amount(*a, path + ".allotment", true)) profile.allotment = *q;
@@ -318,7 +320,8 @@ Policy ConfigReader::ReadPolicy(const YAML::Node& node, size_t index, bool* ok) 
     Error("wrong-type", MarkOf(node), path, "a policy must be a mapping, found " + DescribeNode(node));
     return policy;
   }
-  MapReader map(node, path, {"name", "reserved", "limit", "profiles", "description", "paused", "preemptible", "kubernetes"},
+  MapReader map(node, path, {"name", "reserved", "limit", "profiles", "description", "paused", "preemptible", "kubernetes",
+                                 "renamedFrom"},
                 file_, findings_);
   if (auto n = map.Get("name")) {
     policy.name_mark = MarkOf(*n);
@@ -326,6 +329,7 @@ Policy ConfigReader::ReadPolicy(const YAML::Node& node, size_t index, bool* ok) 
   } else {
     Missing(map, path, "name");
   }
+  RenamedFrom(map, path, &policy.renamed_from, &policy.renamed_from_mark);
   if (auto r = map.Get("reserved")) {
     policy.reserved_mark = MarkOf(*r);
     if (auto q = Amount(*r, path + ".reserved", false)) policy.reserved = *q;

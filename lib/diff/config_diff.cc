@@ -4,6 +4,7 @@
 
 #include "config/canonical.h"
 #include "config/durations.h"
+#include "config/renames.h"
 
 namespace rescfg {
 namespace {
@@ -105,6 +106,7 @@ struct Sides {
   const Config& old_config;
   const Config& new_config;
   PoolQueues old_queues{old_config}, new_queues{new_config};
+  RenameMap renames;  ///< old name -> new name, of the objects renamedFrom renames
 };
 
 std::string LabelsText(const std::optional<std::vector<KubernetesLabel>>& labels) {
@@ -152,6 +154,7 @@ void DiffPoolKubernetes(const Pool& a, const Pool& b, const Sides& sides, Record
 
 void DiffPool(const Pool& a, const Pool& b, const Sides& sides, std::vector<Change>* out) {
   Recorder r(out, "pool", b.name);
+  r.OptionalText("renamedFrom", a.renamed_from, b.renamed_from);
   r.Amount("resources", a.resources, b.resources);
   r.Text("nodes", NodesText(a.nodes), NodesText(b.nodes));
   // A guaranteed capacity that follows resources on both sides changes with
@@ -169,6 +172,7 @@ void DiffPool(const Pool& a, const Pool& b, const Sides& sides, std::vector<Chan
 
 void DiffProfile(const Profile& a, const Profile& b, const Sides& sides, std::vector<Change>* out) {
   Recorder r(out, "profile", b.name);
+  r.OptionalText("renamedFrom", a.renamed_from, b.renamed_from);
   r.Amount("allotment", a.allotment, b.allotment);
   r.OptionalText("dynamic.parameter", a.dynamic_parameter, b.dynamic_parameter);
   r.Text("dynamic.invalid", a.reject_invalid ? "reject" : "default", b.reject_invalid ? "reject" : "default");
@@ -201,6 +205,7 @@ void DiffProfile(const Profile& a, const Profile& b, const Sides& sides, std::ve
 
 void DiffPolicy(const Policy& a, const Policy& b, const Sides& sides, std::vector<Change>* out) {
   Recorder r(out, "policy", b.name);
+  r.OptionalText("renamedFrom", a.renamed_from, b.renamed_from);
   r.Amount("reserved", a.reserved, b.reserved);
   r.OptionalAmount("limit", a.limit, b.limit);
   std::vector<std::string> old_profiles, new_profiles;
@@ -272,7 +277,8 @@ std::string Entry(const Policy& policy, const Config& config) { return Canonical
 template <typename T>
 void DiffEntities(const char* kind, const char* list_name, const std::vector<T>& a, const std::vector<T>& b,
                   const Sides& sides, void (*diff)(const T&, const T&, const Sides&, std::vector<Change>*),
-                  bool ordered, std::vector<Change>* out) {
+                  bool ordered, std::vector<Change>* out,
+                  const std::map<std::string, std::string, std::less<>>& renamed) {
   for (const auto& item : a) {
     if (std::none_of(b.begin(), b.end(), [&](const T& x) { return x.name == item.name; })) {
       out->push_back({ChangeOp::kRemoved, kind, item.name, "", {}, {}, ""});
@@ -284,6 +290,10 @@ void DiffEntities(const char* kind, const char* list_name, const std::vector<T>&
       std::string entry = Entry(item, sides.new_config);
       out->push_back({ChangeOp::kAdded, kind, item.name, "", {}, {}, entry.substr(entry.find('\n') + 1)});
     } else {
+      for (const auto& [from, to] : renamed) {
+        if (to == item.name) out->push_back({ChangeOp::kRenamed, kind, item.name, "", DiffValue::Text(from),
+                                             DiffValue::Text(to), ""});
+      }
       diff(*old, item, sides, out);
     }
   }
@@ -298,6 +308,7 @@ const char* ChangeOpName(ChangeOp op) {
     case ChangeOp::kRemoved: return "removed";
     case ChangeOp::kChanged: return "changed";
     case ChangeOp::kReordered: return "reordered";
+    case ChangeOp::kRenamed: return "renamed";
   }
   return "changed";
 }
@@ -331,18 +342,24 @@ void DiffValue::WriteJson(JsonWriter& json) const {
   }
 }
 
-ConfigDiff DiffConfigs(const Config& a, const Config& b) {
+ConfigDiff DiffConfigs(const Config& provisioned, const Config& b) {
   ConfigDiff diff;
-  if (a.enabled != b.enabled) {
-    diff.changes.push_back({ChangeOp::kChanged, "config", "", "enabled", DiffValue::Bool(a.enabled),
+  if (provisioned.enabled != b.enabled) {
+    diff.changes.push_back({ChangeOp::kChanged, "config", "", "enabled", DiffValue::Bool(provisioned.enabled),
                             DiffValue::Bool(b.enabled), ""});
   }
-  DiffPreemption(a.preemption, b.preemption, &diff.changes);
-  DiffKubernetes(a.kubernetes, b.kubernetes, &diff.changes);
-  const Sides sides{a, b, PoolQueues(a), PoolQueues(b)};
-  DiffEntities("pool", "pools", a.pools, b.pools, sides, &DiffPool, /*ordered=*/false, &diff.changes);
-  DiffEntities("profile", "profiles", a.profiles, b.profiles, sides, &DiffProfile, /*ordered=*/true, &diff.changes);
-  DiffEntities("policy", "policies", a.policies, b.policies, sides, &DiffPolicy, /*ordered=*/true, &diff.changes);
+  DiffPreemption(provisioned.preemption, b.preemption, &diff.changes);
+  DiffKubernetes(provisioned.kubernetes, b.kubernetes, &diff.changes);
+  // Renamed objects are matched under their new names (rescfg(5), RENAMES).
+  RenameMap renames = RenamesAgainst(provisioned, b);
+  const Config followed = renames.empty() ? Config() : FollowRenames(provisioned, renames, b);
+  const Config& a = renames.empty() ? provisioned : followed;
+  const Sides sides{a, b, PoolQueues(a), PoolQueues(b), renames};
+  DiffEntities("pool", "pools", a.pools, b.pools, sides, &DiffPool, /*ordered=*/false, &diff.changes, renames.pools);
+  DiffEntities("profile", "profiles", a.profiles, b.profiles, sides, &DiffProfile, /*ordered=*/true, &diff.changes,
+               renames.profiles);
+  DiffEntities("policy", "policies", a.policies, b.policies, sides, &DiffPolicy, /*ordered=*/true, &diff.changes,
+               renames.policies);
   return diff;
 }
 
@@ -367,6 +384,7 @@ std::string RenderDiffText(const ConfigDiff& diff) {
     (c.op == ChangeOp::kAdded ? added : c.op == ChangeOp::kRemoved ? removed : changed)++;
     std::string subject = c.kind == "config" ? "" : c.kind + " " + JsonQuote(c.name);
     std::string line = std::string(sign) + " " + subject;
+    if (c.op == ChangeOp::kRenamed) line = "~ " + c.kind + " " + c.old_value.ToText() + " -> " + c.new_value.ToText();
     if (!c.field.empty()) {
       if (!subject.empty()) line += ": ";
       line += c.field;

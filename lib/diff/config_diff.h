@@ -38,7 +38,9 @@ struct DiffValue {
   void WriteJson(JsonWriter& json) const;
 };
 
-enum class ChangeOp { kAdded, kRemoved, kChanged, kReordered };
+/// kRenamed: a pool, profile or policy that renamedFrom renames (old_value
+/// and new_value: its old and new names); its other changes follow it.
+enum class ChangeOp { kAdded, kRemoved, kChanged, kReordered, kRenamed };
 const char* ChangeOpName(ChangeOp op);
 
 struct Change {

@@ -43,6 +43,7 @@ JobDirectory::JobDirectory(const Config& config)
       }
     }
   }
+  AddRenames(config);
 }
 
 }  // namespace rescfg

@@ -61,6 +61,24 @@ struct JobDirectory {
   NameMap<uint32_t> pool_queues;     ///< pool and link queues: their pool
   NameMap<uint32_t> queue_profiles;  ///< pool and link queues: index into served_by
   std::vector<std::vector<uint32_t>> served_by;
+  /// Renames (rescfg(5), RENAMES): old names and old default queues that
+  /// resolve to the renamed objects, and the note each gives a record.
+  NameMap<uint32_t> renamed_notes;  ///< an old name or queue: index into `rename_notes`
+  std::vector<std::string> rename_notes;
+  /// What renamedFrom adds to the look-ups above (job_renames.cc).
+  void AddRenames(const Config& config);
+  /// "policy Dev is now Platform" for each old name the entry uses; "" when none.
+  template <typename Entry>
+  std::string RenameNote(const Entry& e) const {
+    std::string note;
+    for (TextRef name : {e.policy, e.profile, e.pool, e.queue}) {
+      const uint32_t* at = name ? renamed_notes.find(*name) : nullptr;
+      if (at && note.find(rename_notes[*at]) == std::string::npos) {
+        note += (note.empty() ? "" : "; ") + rename_notes[*at];
+      }
+    }
+    return note;
+  }
 };
 
 }  // namespace rescfg

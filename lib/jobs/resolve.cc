@@ -257,6 +257,7 @@ void Resolver::ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, JobOutc
   std::string message;
   auto warn = [&](const std::string& w) { message += (message.empty() ? "" : "; ") + w; };
   if (!task.note.empty()) warn(task.note);
+  if (std::string renamed = dir_.RenameNote(e); !renamed.empty()) warn(renamed);
   if (!policy) warn(e.policy ? "policy '" + Str(e.policy) + "' no longer exists; counted in the pool only"
                              : "no policy; counted in the pool only");
   if (!profile && e.profile) warn("profile '" + Str(e.profile) + "' no longer exists");
@@ -309,10 +310,10 @@ void Resolver::ResolveQueued(const JobEntry& e, size_t i, EntryTerms t, JobOutco
               "' is missing (give policy and profile, or queue)";
   }
   if (invalid.empty() && via_queue) {
-    if (e.policy && *e.policy != config_.policies[via_queue->policy].name) {
+    if (e.policy && policy != via_queue->policy) {  // an old name of its policy is its policy
       invalid = "queue '" + Str(e.queue) + "' belongs to policy '" + config_.policies[via_queue->policy].name +
                 "', not '" + Str(e.policy) + "'";
-    } else if (e.profile && *e.profile != config_.profiles[via_queue->profile].name) {
+    } else if (e.profile && profile != via_queue->profile) {
       invalid = "queue '" + Str(e.queue) + "' is for profile '" + config_.profiles[via_queue->profile].name +
                 "', not '" + Str(e.profile) + "'";
     }
@@ -358,6 +359,7 @@ void Resolver::ResolveQueued(const JobEntry& e, size_t i, EntryTerms t, JobOutco
     return;
   }
   out.resources = need;
+  if (std::string renamed = dir_.RenameNote(e); !renamed.empty()) note += (note.empty() ? "" : "; ") + renamed;
   if (!note.empty()) out.message_text = Keep(note);  // kept for pending jobs' messages
   QueuedJob job;
   job.policy = *policy;

@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include "config/renames.h"
+#include "util/json_writer.h"
 #include "state/history.h"
 #include "state/revision_check.h"
 #include "state/state_store.h"
@@ -186,6 +188,7 @@ std::optional<PlannedChange> PlanChange(const StateStore* store, const Config& c
   // is an addition.
   const bool from_nothing = !text || !change.base_warning.empty();
   change.diff = from_nothing ? DiffFromNothing(config) : DiffConfigs(base, config);
+  if (!from_nothing) CheckRenamesKnown(base, config, "", &change.rename_findings);
   // A new order of pools is no change that means anything.
   if (text && change.base_warning.empty()) change.up_to_date = *text == canonical || change.diff.empty();
   return change;

@@ -17,6 +17,7 @@
 
 #include "config/model.h"
 #include "diff/config_diff.h"
+#include "util/finding.h"
 
 namespace rescfg {
 
@@ -60,6 +61,9 @@ struct PlannedChange {
   /// version (a state bricked by an earlier bug): the diff is then against
   /// an empty configuration, so that provisioning the fix stays possible.
   std::string base_warning;
+  /// rename-unknown warnings of the configuration against the base (their
+  /// file left empty for the caller to name).
+  std::vector<Finding> rename_findings;
 };
 std::optional<PlannedChange> PlanChange(const StateStore* store, const Config& config, const std::string& canonical,
                                         std::string* error);

@@ -91,5 +91,7 @@ void CheckReservations(CheckContext& context);
 void CheckWarnings(CheckContext& context);
 /// preemption-without-reservation (a warning).
 void CheckPreemption(CheckContext& context);
+/// rename-clash, rename-chain, rename-loop, duplicate-rename.
+void CheckRenames(CheckContext& context);
 
 }  // namespace rescfg

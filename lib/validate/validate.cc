@@ -106,6 +106,7 @@ void ValidateConfig(const Config& config, const std::string& file, std::vector<F
   CheckDynamicParameters(context);
   CheckLimits(context);
   CheckMachines(context);
+  CheckRenames(context);
   // Capacity is only meaningful on a model without holes.
   if (!context.HasErrors()) CheckReservations(context);
   CheckWarnings(context);
