@@ -19,6 +19,7 @@
 #include "sync/file_trust.h"
 #include "sync/unplaced_running.h"
 #include "sync/move_output.h"
+#include "sync/server_text.h"
 #include "sync/sync_lock.h"
 #include "util/atomic_file.h"
 
@@ -143,8 +144,10 @@ int RunSync(const SyncOptions& options) {
   for (int64_t cycle = 1;; ++cycle) {
     settings.cycle = cycle;
     sync::CycleResult result = sync::RunCycle(api, *journal, settings);
-    for (const auto& note : result.notes) spdlog::warn("{}: {}", state_dir, note);
-    LogFindings(result.findings);
+    for (const auto& note : result.notes) spdlog::warn("{}: {}", state_dir, sync::ServerText(note));
+    std::vector<Finding> shown = result.findings;  // they quote the server's task names
+    for (Finding& f : shown) f.message = sync::ServerText(f.message), f.hint = sync::ServerText(f.hint);
+    LogFindings(shown);
     const bool completed = result.status == sync::CycleResult::Status::kCompleted;
     if (completed) {
       const std::string text = options.format == "table" ? sync::MoveTable(result.moves, cycle)
@@ -159,7 +162,7 @@ int RunSync(const SyncOptions& options) {
       }
       Summary(sync::CycleSummary(result, cycle, options.dry_run));
     } else {
-      spdlog::error("cycle {}: {}; nothing was moved", cycle, result.error);
+      spdlog::error("cycle {}: {}; nothing was moved", cycle, sync::ServerText(result.error));
     }
     sync::CountCycle(result, &totals);
     if (completed) last_completed = std::move(result);

@@ -1,5 +1,7 @@
 #include "graph/graph.h"
 
+#include "graph/dot_text.h"
+
 #include <map>
 #include <string_view>
 
@@ -151,7 +153,7 @@ std::string RenderDot(const Drawing& d) {
     std::string from = e.from + (e.from_port.empty() ? "" : ":" + e.from_port + ":e");
     std::string to = e.to + (e.to_port.empty() ? "" : ":" + e.to_port + ":w");
     out += "  " + from + " -> " + to + " [color=\"" + (e.color < 0 ? kLinkColor : PolicyColor(e.color)) +
-           "\", tooltip=\"" + HtmlText(e.label) + "\"];\n";
+           "\", tooltip=\"" + DotQuotedText(e.label) + "\"];\n";
   }
   return out + "}\n";
 }

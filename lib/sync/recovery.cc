@@ -2,6 +2,7 @@
 
 #include "sync/enqueue_evidence.h"
 #include "sync/move.h"
+#include "sync/server_text.h"
 
 namespace rescfg::sync {
 namespace {
@@ -48,8 +49,8 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
     const clearml::Queue* listed = ListedIn(queues, m.task);
     const IntentState state =
         JudgeIntent(m, StatusOf(snapshot, m.task), listed, listed != nullptr && is_config_queue(listed->name));
-    std::string note = "unfinished move of task " + m.task + " from " + m.from + " to " + m.to + ": " +
-                       IntentStateName(state);
+    std::string note = "unfinished move of task " + ServerText(m.task) + " from " + ServerText(m.from) + " to " +
+                       ServerText(m.to) + ": " + IntentStateName(state);
     switch (state) {
       case IntentState::kMoved:
         journal.Finish(seq, "moved", true);
@@ -72,7 +73,7 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
         }
         outcome.acted = true;
         const MoveReport report = CompleteMove(api, m);
-        note += " -> " + report.result + (report.detail.empty() ? "" : " (" + report.detail + ")");
+        note += " -> " + report.result + (report.detail.empty() ? "" : " (" + ServerText(report.detail) + ")");
         if (report.open) {
           outcome.ok = false;
           outcome.failure.kind = ApiAnswer::Kind::kUnreachable;

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "sync/server_text.h"
 #include "state/history.h"
 #include "util/state_file.h"
 #include "util/text_table.h"
@@ -26,7 +27,7 @@ std::optional<SyncLock> SyncLock::Acquire(const std::string& path, std::string* 
     const ssize_t n = ::pread(fd, holder, sizeof holder - 1, 0);
     ::close(fd);
     if (saved == EWOULDBLOCK) {
-      std::string who = n > 0 ? VisibleText(std::string_view(holder, static_cast<size_t>(n))) : "";
+      std::string who = n > 0 ? ServerText(std::string_view(holder, static_cast<size_t>(n))) : "";
       while (!who.empty() && (who.back() == 'n' && who.size() >= 2 && who[who.size() - 2] == '\\')) who.resize(who.size() - 2);
       *error = path + ": another sync runs on this state directory" + (who.empty() ? "" : " (" + who + ")");
     } else {

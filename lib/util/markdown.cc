@@ -1,5 +1,7 @@
 #include "util/markdown.h"
 
+#include "util/inert_markdown.h"
+
 namespace rescfg {
 namespace {
 
@@ -29,7 +31,7 @@ std::string MarkdownText(std::string_view text) {
       default: out += (c < 0x20 || c == 0x7f) ? ' ' : static_cast<char>(c);
     }
   }
-  return out;
+  return InertMarkdown(out);
 }
 
 std::string MarkdownCode(std::string_view text) {

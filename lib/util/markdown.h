@@ -16,7 +16,8 @@ inline constexpr size_t kMarkdownCommentLimit = 65536;
 
 /// `text` as literal table-cell content: `|`, backslash and the characters
 /// that start emphasis, code or links are escaped, `<`, `>` and `&` become
-/// entities, line breaks and other control characters blanks. "" is "".
+/// entities, line breaks and other control characters blanks; mentions,
+/// references and links are broken (InertMarkdown). "" is "".
 std::string MarkdownText(std::string_view text);
 
 /// `text` in code spans (`like this`), safe whatever backticks it holds.

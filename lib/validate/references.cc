@@ -22,7 +22,7 @@ struct PriorityList {
 };
 
 void CheckPriority(CheckContext& context, const PriorityList& list, bool (*exists)(const CheckContext&, std::string_view),
-                   const std::vector<std::string>& candidates) {
+                   const std::vector<std::string>& candidates, const std::set<std::string, std::less<>>& excused) {
   std::set<std::string_view> expected(list.expected.begin(), list.expected.end());
   std::set<std::string_view> seen;
   size_t unknown = 0;
@@ -38,7 +38,7 @@ void CheckPriority(CheckContext& context, const PriorityList& list, bool (*exist
       context.Error("priority-mismatch", ref.mark, path,
                     std::string(list.item) + " '" + ref.name + "' is listed twice",
                     "list each " + std::string(list.item) + " once");
-    } else if (expected.count(ref.name) == 0) {
+    } else if (expected.count(ref.name) == 0 && excused.count(ref.name) == 0) {
       context.Error("priority-mismatch", ref.mark, path,
                     std::string(list.item) + " '" + ref.name + "' is not " + list.relation,
                     "list exactly the " + std::string(list.items) + " " + list.relation);
@@ -72,21 +72,33 @@ void CheckReferences(CheckContext& context) {
   const Config& config = context.config();
   // Linked profiles per pool and using policies per profile, in file order.
   std::map<std::string, std::vector<std::string>, std::less<>> linked, using_policies;
+  // Entries whose own finding (an unknown reference, no links) explains why
+  // a priority list names them: one mistake, one finding.
+  std::set<std::string, std::less<>> excused_profiles, excused_policies;
+  std::set<std::string, std::less<>> duplicated_pool_hints;  // "did you mean 'a100'?" for a name used twice
+  for (const auto& pool : config.pools) {
+    if (context.First(pool) != &pool) duplicated_pool_hints.insert("did you mean '" + pool.name + "'?");
+  }
   for (const auto& profile : config.profiles) {
     bool first = context.First(profile) == &profile;
     for (size_t i = 0; i < profile.links.size(); ++i) {
       const Link& link = profile.links[i];
       if (context.FindPool(link.pool) == nullptr) {
-        context.Error("unknown-reference", link.pool_mark,
-                      Indexed(ProfilePath(profile), "links", i) + ".pool",
-                      "there is no pool named '" + link.pool + "'",
-                      context.DidYouMean(link.pool, context.pool_names()));
+        excused_profiles.insert(profile.name);
+        std::string hint = context.DidYouMean(link.pool, context.pool_names());
+        // After a pool name used twice, a name near no other or near that
+        // one: the second pool was meant to have it, as its duplicate-name
+        // error says.
+        if (!duplicated_pool_hints.empty() && (hint.empty() || duplicated_pool_hints.count(hint) > 0)) continue;
+        context.Error("unknown-reference", link.pool_mark, Indexed(ProfilePath(profile), "links", i) + ".pool",
+                      "there is no pool named '" + link.pool + "'", std::move(hint));
         continue;
       }
       if (!first) continue;
       auto& list = linked[link.pool];
       if (list.empty() || list.back() != profile.name) list.push_back(profile.name);
     }
+    if (profile.links.empty()) excused_profiles.insert(profile.name);
     if (profile.links.empty() && !context.Reported(ProfilePath(profile) + ".links")) {
       context.Error("unlinked-profile", profile.links_mark.line ? profile.links_mark : profile.name_mark,
                     ProfilePath(profile) + ".links",
@@ -99,6 +111,7 @@ void CheckReferences(CheckContext& context) {
     for (size_t i = 0; i < policy.profiles.size(); ++i) {
       const PolicyProfile& entry = policy.profiles[i];
       if (context.FindProfile(entry.profile) == nullptr) {
+        excused_policies.insert(policy.name);
         context.Error("unknown-reference", entry.profile_mark,
                       Indexed(PolicyPath(policy), "profiles", i),
                       "there is no profile named '" + entry.profile + "'",
@@ -118,7 +131,7 @@ void CheckReferences(CheckContext& context) {
                   {*pool.execution_priority, pool.execution_priority_mark,
                    PoolPath(pool) + ".executionPriority", "profile", "profiles",
                    it == linked.end() ? none : it->second, "linked to pool '" + pool.name + "'"},
-                  ProfileExists, context.profile_names());
+                  ProfileExists, context.profile_names(), excused_profiles);
   }
   for (const auto& profile : config.profiles) {
     if (!profile.policy_priority || context.First(profile) != &profile) continue;
@@ -128,7 +141,7 @@ void CheckReferences(CheckContext& context) {
                    ProfilePath(profile) + ".policyPriority", "policy", "policies",
                    it == using_policies.end() ? none : it->second,
                    "using profile '" + profile.name + "'"},
-                  PolicyExists, context.policy_names());
+                  PolicyExists, context.policy_names(), excused_policies);
   }
 }
 
