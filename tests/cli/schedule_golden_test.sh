@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Golden scheduling scenarios: runs `rescfg schedule --format jsonl` on every
 # directory under testdata/schedule/ and compares each entry's decision with
-# expected.jsonl (the derivation is in the comment block of each config.yaml).
+# expected.jsonl (the derivation is in the comment block of each config.yaml);
+# a file `now` gives the instant judged (--now).
 #
 # Usage: schedule_golden_test.sh BINARY SRCDIR [SCENARIO...]
 set -u
@@ -16,8 +17,8 @@ shift 2
 command -v jq >/dev/null || { echo "jq is required" >&2; exit 2; }
 
 # One decision per line, keys in a fixed order; `entry` only when present.
-normalise='{job, entry, status, policy, profile, pool, queue, resources, reason, node}
-  | if .entry == null then del(.entry) else . end | if .node == null then del(.node) else . end'
+normalise='{job, entry, status, policy, profile, pool, queue, resources, reason, node, preemptedFor, victims}
+  | with_entries(select(.value != null or (.key | IN("entry", "node", "preemptedFor", "victims") | not)))'
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -35,6 +36,8 @@ for name in "${scenarios[@]}"; do
   jobs=$(ls "$dir"/jobs.yaml "$dir"/jobs.jsonl "$dir"/tasks.json 2>/dev/null | head -n 1)
   # A ClearML task snapshot (tasks.json) is read with its companions.
   args=(--jobs "$(basename "$jobs")")
+  # The instant judged (preemption's run times and waits), when the scenario names one.
+  [ -f "$dir/now" ] && args+=(--now "$(tr -d '[:space:]' <"$dir/now")")
   if [ "$(basename "$jobs")" = tasks.json ]; then
     args+=(--jobs-format clearml)
     [ -f "$dir/queues.json" ] && args+=(--clearml-queues queues.json)
