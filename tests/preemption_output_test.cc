@@ -18,24 +18,7 @@ namespace rescfg {
 namespace {
 
 Config WorkedExampleConfig(const std::string& min_runtime) {
-  Config config = testing::ConfigFromYaml(R"(
-apiVersion: rescfg/v1
-kind: ResourceConfiguration
-pools:
-  - {name: Bare Metal Low END GPUs, resources: 8}
-  - {name: H100 Half a Superpod, resources: 8, executionPriority: [2xGPU, 4xGPU, 8xGPU, 0.5xGPU]}
-profiles:
-  - {name: 0.5xGPU, allotment: 0.5, links: [{pool: H100 Half a Superpod}]}
-  - {name: 2xGPU, allotment: 2, links: [{pool: H100 Half a Superpod}]}
-  - name: 4xGPU
-    allotment: 4
-    links: [{pool: Bare Metal Low END GPUs}, {pool: H100 Half a Superpod}]
-    policyPriority: [Dev, Research]
-  - {name: 8xGPU, allotment: 8, links: [{pool: H100 Half a Superpod}]}
-policies:
-  - {name: Dev, reserved: 8, limit: 16, profiles: [4xGPU]}
-  - {name: Research, reserved: 8, limit: 16, profiles: [4xGPU]}
-)");
+  Config config = testing::ConfigFromYaml(testing::kWorkedExampleYaml);
   config.preemption = PreemptionSettings{};
   config.preemption->min_runtime_us = min_runtime == "30m" ? 1'800'000'000 : 600'000'000;
   config.preemption->delay_us = 60'000'000;

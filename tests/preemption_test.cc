@@ -12,24 +12,7 @@ namespace {
 
 using testing::ConfigFromYaml;
 
-const char* kWorkedExample = R"(
-apiVersion: rescfg/v1
-kind: ResourceConfiguration
-pools:
-  - {name: Bare Metal Low END GPUs, resources: 8}
-  - {name: H100 Half a Superpod, resources: 8, executionPriority: [2xGPU, 4xGPU, 8xGPU, 0.5xGPU]}
-profiles:
-  - {name: 0.5xGPU, allotment: 0.5, links: [{pool: H100 Half a Superpod}]}
-  - {name: 2xGPU, allotment: 2, links: [{pool: H100 Half a Superpod}]}
-  - name: 4xGPU
-    allotment: 4
-    links: [{pool: Bare Metal Low END GPUs}, {pool: H100 Half a Superpod}]
-    policyPriority: [Dev, Research]
-  - {name: 8xGPU, allotment: 8, links: [{pool: H100 Half a Superpod}]}
-policies:
-  - {name: Dev, reserved: 8, limit: 16, profiles: [4xGPU]}
-  - {name: Research, reserved: 8, limit: 16, profiles: [4xGPU]}
-)";
+const char* const kWorkedExample = testing::kWorkedExampleYaml;
 
 constexpr int64_t kMinute = 60'000'000;
 constexpr int64_t kTen = 1'795'082'400'000'000;  // some day at 10:00

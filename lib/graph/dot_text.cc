@@ -1,21 +1,17 @@
 #include "graph/dot_text.h"
 
+#include "util/xml_text.h"
+
 namespace rescfg {
 
 std::string DotQuotedText(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
+  std::string doubled;
+  doubled.reserve(text.size());
   for (char c : text) {
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out.push_back(c);
-    }
+    if (c == '\\') doubled.push_back('\\');
+    doubled.push_back(c);
   }
-  return out;
+  return XmlText(doubled);
 }
 
 }  // namespace rescfg

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "config/human_amount.h"
+#include "util/xml_text.h"
 
 namespace rescfg {
 namespace {
@@ -68,19 +69,7 @@ constexpr WaitTick kWaitTicks[] = {{kSecond, "1 s"},      {10 * kSecond, "10 s"}
                                    {kDay, "1 day"},        {7 * kDay, "7 days"},   {30 * kDay, "30 days"},
                                    {365 * kDay, "1 year"}};
 
-std::string Escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out.push_back(c);
-    }
-  }
-  return out;
-}
+std::string Escape(std::string_view text) { return XmlText(text); }
 
 /// `text` cut to `px` pixels of text (on a character boundary, with "…").
 std::string Fit(std::string_view text, int px) {

@@ -10,19 +10,11 @@
 namespace rescfg::sync {
 
 TaskStatusLook LookAtTaskStatus(ApiClient& api, const std::string& task) {
-  std::string body = "{\"id\": [";
-  AppendJsonString(&body, task);
-  body += "], \"only_fields\": [\"id\", \"status\", \"status_reason\", \"status_changed\"], \"search_hidden\": true}";
   TaskStatusLook look;
-  const ApiAnswer answer = api.Call("tasks.get_all", body);
-  if (!answer.ok()) return look;
   simdjson::dom::parser parser;
-  simdjson::dom::element root;
   simdjson::dom::array tasks;
-  if (parser.parse(answer.body).get(root) != simdjson::SUCCESS ||
-      root["data"]["tasks"].get(tasks) != simdjson::SUCCESS) {
-    return look;
-  }
+  const char* fields = "\"id\", \"status\", \"status_reason\", \"status_changed\"";
+  if (!GetOneTask(api, task, fields, parser, &tasks)) return look;
   look.ok = true;
   for (simdjson::dom::element t : tasks) {
     std::string_view id, text;

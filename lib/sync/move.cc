@@ -93,20 +93,25 @@ std::string UtcNowMicros() {
   return text;
 }
 
-TaskLook LookAtTask(ApiClient& api, const std::string& task) {
+bool GetOneTask(ApiClient& api, const std::string& task, std::string_view only_fields, simdjson::dom::parser& parser,
+                simdjson::dom::array* tasks) {
   std::string body = "{\"id\": [";
   AppendJsonString(&body, task);
-  body += "], \"only_fields\": [\"id\", \"status\", \"execution.queue\"], \"search_hidden\": true}";
-  TaskLook look;
+  body += "], \"only_fields\": [";
+  body += only_fields;
+  body += "], \"search_hidden\": true}";
   const ApiAnswer answer = api.Call("tasks.get_all", body);
-  if (!answer.ok()) return look;
-  simdjson::dom::parser parser;
+  if (!answer.ok()) return false;
   simdjson::dom::element root;
+  return parser.parse(answer.body).get(root) == simdjson::SUCCESS &&
+         root["data"]["tasks"].get(*tasks) == simdjson::SUCCESS;
+}
+
+TaskLook LookAtTask(ApiClient& api, const std::string& task) {
+  TaskLook look;
+  simdjson::dom::parser parser;
   simdjson::dom::array tasks;
-  if (parser.parse(answer.body).get(root) != simdjson::SUCCESS ||
-      root["data"]["tasks"].get(tasks) != simdjson::SUCCESS) {
-    return look;
-  }
+  if (!GetOneTask(api, task, "\"id\", \"status\", \"execution.queue\"", parser, &tasks)) return look;
   look.ok = true;
   for (simdjson::dom::element t : tasks) {
     std::string_view id, status, queue;

@@ -13,8 +13,11 @@
 ///      queued, and the move is skipped;
 ///   4. the result in the journal (Journal::Finish, Flush).
 
+#include <simdjson.h>
+
 #include <atomic>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sync/api_client.h"
@@ -69,5 +72,10 @@ struct TaskLook {
   std::string status, queue;
 };
 TaskLook LookAtTask(ApiClient& api, const std::string& task);
+/// tasks.get_all for one task (hidden ones included) with `only_fields` (the inside
+/// of a JSON array); false when the server gave no readable list. `tasks` views
+/// `parser`'s document.
+bool GetOneTask(ApiClient& api, const std::string& task, std::string_view only_fields, simdjson::dom::parser& parser,
+                simdjson::dom::array* tasks);
 
 }  // namespace rescfg::sync

@@ -6,6 +6,25 @@
 
 namespace rescfg::testing {
 
+const char* const kWorkedExampleYaml = R"(
+apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools:
+  - {name: Bare Metal Low END GPUs, resources: 8}
+  - {name: H100 Half a Superpod, resources: 8, executionPriority: [2xGPU, 4xGPU, 8xGPU, 0.5xGPU]}
+profiles:
+  - {name: 0.5xGPU, allotment: 0.5, links: [{pool: H100 Half a Superpod}]}
+  - {name: 2xGPU, allotment: 2, links: [{pool: H100 Half a Superpod}]}
+  - name: 4xGPU
+    allotment: 4
+    links: [{pool: Bare Metal Low END GPUs}, {pool: H100 Half a Superpod}]
+    policyPriority: [Dev, Research]
+  - {name: 8xGPU, allotment: 8, links: [{pool: H100 Half a Superpod}]}
+policies:
+  - {name: Dev, reserved: 8, limit: 16, profiles: [4xGPU]}
+  - {name: Research, reserved: 8, limit: 16, profiles: [4xGPU]}
+)";
+
 Config ConfigFromYaml(const std::string& yaml) {
   LoadedConfig loaded = LoadConfigText(yaml, "test.yaml");
   for (const auto& f : loaded.findings) ADD_FAILURE() << f.mark.line << ":" << f.mark.column << " " << f.code << " " << f.message;

@@ -13,6 +13,10 @@ namespace rescfg::testing {
 /// Parses a configuration and applies defaults; fails the test on errors.
 Config ConfigFromYaml(const std::string& yaml);
 
+/// The brief's worked example: two 8-GPU pools, Dev and Research each
+/// reserved 8 with limit 16 on 4xGPU (Bare Metal first, then H100).
+extern const char* const kWorkedExampleYaml;
+
 /// A copy of `text` that lives until the tests end, for JobEntry fields.
 TextRef Keep(const std::string& text);
 
