@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "decide/clearml_actions.h"
 #include "decide/clearml_requests.h"
 #include "jobs/loader.h"
 #include "jobs/run_facts.h"
@@ -75,6 +76,41 @@ TEST(PreemptionOutput, WorkedExampleInJsonLinesAndClearml) {
             "\"rescfg: preempted for Research/r2 in Bare Metal Low END GPUs\"}}\n");
   const std::string table = RenderSchedule(r, ScheduleFormat::kTable);
   EXPECT_NE(table.find("PREEMPTOR"), std::string::npos) << table;
+}
+
+TEST(ClearmlActions, MovesInPlacementOrderThenOneStopPerVictim) {
+  const Config config = WorkedExampleConfig("10m");
+  const std::string jobs = std::string(kJobs) + "  - {id: r3, policy: Research, profile: 2xGPU}\n";
+  const ScheduleReport r = Build(config, jobs.c_str());
+  std::vector<std::string> seen;
+  ForEachAction(r, [&](const ClearmlAction& a) {
+    seen.push_back(std::string(ActionKindName(a.kind)) + " " + std::string(*r.jobs[a.job].id) +
+                   (a.kind == ActionKind::kStop ? " " + StopReason(r, *a.preemption) : " " + std::string(a.to)));
+    return true;
+  });
+  EXPECT_EQ(seen, (std::vector<std::string>{"stop d1 rescfg: preempted for Research/r1 in Bare Metal Low END GPUs",
+                                            "stop d2 rescfg: preempted for Research/r2 in Bare Metal Low END GPUs"}));
+  size_t calls = 0;
+  EXPECT_FALSE(ForEachAction(r, [&](const ClearmlAction&) { return ++calls < 1; }));
+  EXPECT_EQ(calls, 1u);
+}
+
+TEST(ClearmlActions, AnAssignmentIsAMoveToItsQueue) {
+  const Config config = testing::ConfigFromYaml(testing::kWorkedExampleYaml);
+  const ScheduleReport r = Build(config, R"(
+apiVersion: rescfg/v1
+kind: JobList
+jobs:
+  - {id: a, policy: Dev, profile: 4xGPU}
+  - {id: b, policy: Research, profile: 4xGPU}
+)");
+  std::vector<std::string> seen;
+  ForEachAction(r, [&](const ClearmlAction& a) {
+    seen.push_back(std::string(ActionKindName(a.kind)) + " " + std::string(*r.jobs[a.job].id) + " " +
+                   std::string(a.to));
+    return true;
+  });
+  EXPECT_EQ(seen, (std::vector<std::string>{"move a Bare Metal Low END GPUs", "move b Bare Metal Low END GPUs"}));
 }
 
 TEST(PreemptionOutput, ThirtyMinutesPreemptsNothing) {

@@ -1,5 +1,6 @@
 #include "decide/clearml_requests.h"
 
+#include "decide/clearml_actions.h"
 #include "util/flat_record.h"
 
 namespace rescfg::clearml {
@@ -9,33 +10,30 @@ bool RenderEnqueueRequests(const ScheduleReport& report, const QueueList* queues
   constexpr size_t kPiece = size_t(1) << 20;
   std::string out;
   out.reserve(kPiece + 4096);
-  for (size_t index : report.assignments) {
-    const JobOutcome& job = report.jobs[index];
-    const Queue* queue = queues ? queues->FindByName(*job.queue) : nullptr;
-    out.append("{\"endpoint\": \"tasks.enqueue\", \"body\": {\"task\": ");
-    AppendJsonString(&out, *job.id);
-    out.append(queue ? ", \"queue\": " : ", \"queue_name\": ");
-    AppendJsonString(&out, queue ? queue->id : *job.queue);
-    out.append(", \"update_execution_queue\": false}}\n");
-    if (out.size() >= kPiece) {
-      if (!sink(out)) return false;
-      out.clear();
-    }
-  }
-  // Then one stop per victim (rescfg(1), schedule --format clearml): asynchronous and not forced,
-  // so a task with a live worker lets go through its agent.
-  for (const PreemptionOutcome& p : report.preemptions) {
-    const JobOutcome preemptor = report.jobs[p.job];
-    for (size_t victim : p.victims) {
-      const JobOutcome job = report.jobs[victim];
+  const bool whole = ForEachAction(report, [&](const ClearmlAction& action) {
+    const JobOutcome job = report.jobs[action.job];
+    if (action.kind == ActionKind::kMove) {
+      const Queue* queue = queues ? queues->FindByName(action.to) : nullptr;
+      out.append("{\"endpoint\": \"tasks.enqueue\", \"body\": {\"task\": ");
+      AppendJsonString(&out, *job.id);
+      out.append(queue ? ", \"queue\": " : ", \"queue_name\": ");
+      AppendJsonString(&out, queue ? queue->id : action.to);
+      out.append(", \"update_execution_queue\": false}}\n");
+    } else {
+      // Asynchronous and not forced (rescfg(1), schedule --format clearml): a task with a
+      // live worker lets go through its agent.
       out.append("{\"endpoint\": \"tasks.stop\", \"body\": {\"task\": ");
       AppendJsonString(&out, *job.id);
       out.append(", \"force\": false, \"status_reason\": ");
-      AppendJsonString(&out, "rescfg: preempted for " + std::string(*preemptor.policy) + "/" + std::string(*preemptor.id) +
-                                 " in " + std::string(p.pool));
+      AppendJsonString(&out, StopReason(report, *action.preemption));
       out.append("}}\n");
     }
-  }
+    if (out.size() < kPiece) return true;
+    const bool taken = sink(out);
+    out.clear();
+    return taken;
+  });
+  if (!whole) return false;
   return out.empty() || sink(out);
 }
 

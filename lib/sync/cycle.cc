@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "clearml/queues.h"
+#include "decide/clearml_actions.h"
 #include "state/state_store.h"
 #include "sync/enqueue_evidence.h"
 #include "sync/recovery.h"
@@ -50,13 +51,14 @@ std::string PolicyQueue(const Config& config, std::string_view policy, std::stri
   return "";
 }
 
-/// The moves of the report's assignments, in placement order; those that
+/// The moves among the report's actions (decide/clearml_actions.h), in placement order; those that
 /// cannot be made go straight to `refused` (by their index in the order).
 void PlanMoves(const Config& config, const ScheduleReport& report, const clearml::QueueList& queues, int64_t cycle,
                std::vector<MoveIntent>* intents, std::vector<size_t>* intent_slot,
                std::vector<MoveReport>* reports) {
-  for (size_t index : report.assignments) {
-    const JobOutcome& job = report.jobs[index];
+  ForEachAction(report, [&](const ClearmlAction& action) {
+    if (action.kind != ActionKind::kMove) return true;  // stops are not carried out yet
+    const JobOutcome& job = report.jobs[action.job];
     MoveIntent m;
     m.cycle = cycle;
     m.task = std::string(*job.id);
@@ -65,7 +67,7 @@ void PlanMoves(const Config& config, const ScheduleReport& report, const clearml
     m.profile = std::string(*job.profile);
     m.pool = std::string(*job.pool);
     m.from = PolicyQueue(config, m.policy, m.profile);
-    m.to = std::string(*job.queue);
+    m.to = std::string(action.to);
     const clearml::Queue* from = queues.FindByName(m.from);
     const clearml::Queue* to = queues.FindByName(m.to);
     if (from) m.from_id = std::string(from->id);
@@ -80,12 +82,13 @@ void PlanMoves(const Config& config, const ScheduleReport& report, const clearml
     }
     if (!refusal.empty()) {
       reports->push_back({m, UtcNowMicros(), result, refusal, false});
-      continue;
+      return true;
     }
     intent_slot->push_back(reports->size());
     reports->push_back({m, "", "", "", false});
     intents->push_back(std::move(m));
-  }
+    return true;
+  });
 }
 
 }  // namespace
