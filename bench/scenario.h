@@ -21,7 +21,7 @@
 
 #include "config/loader.h"
 #include "jobs/job.h"
-#include "simulate/sim_time.h"
+#include "util/sim_time.h"
 
 namespace rescfg::bench {
 

@@ -15,7 +15,7 @@
 #include "output_file.h"
 #include "simulate/plot.h"
 #include "simulate/report.h"
-#include "simulate/sim_time.h"
+#include "util/sim_time.h"
 #include "simulation.h"
 #include "util/file_io.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "simulate/report.h"
-#include "simulate/sim_time.h"
+#include "util/sim_time.h"
 
 namespace rescfg::cmd {
 

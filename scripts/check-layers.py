@@ -34,6 +34,7 @@ for name in loose:
 
 include = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"')
 upward = []
+edges = {folder: set() for folder in folders}  # folder -> the folders it includes
 for folder in folders:
     for dirpath, _, files in os.walk(os.path.join(lib, folder)):
         for name in sorted(files):
@@ -42,11 +43,28 @@ for folder in folders:
             path = os.path.join(dirpath, name)
             for number, line in enumerate(open(path, encoding='utf-8', errors='replace'), 1):
                 m = include.match(line)
+                if m and m.group(1) != folder and m.group(1) in edges:
+                    edges[folder].add(m.group(1))
                 if not m or m.group(1) == folder or m.group(1) not in layers or folder not in layers:
                     continue
                 if layers[m.group(1)] >= layers[folder]:
                     upward.append(f'{os.path.relpath(path, root)}:{number}: {folder} (layer {layers[folder]}) '
                                   f'includes {m.group(1)} (layer {layers[m.group(1)]})')
+# Even an allowed upward include must not close a loop of folders.
+def reaches(start, goal):
+    seen, todo = set(), [start]
+    while todo:
+        f = todo.pop()
+        if f == goal:
+            return True
+        if f not in seen:
+            seen.add(f)
+            todo.extend(edges.get(f, ()))
+    return False
+for folder in folders:
+    for to in sorted(edges[folder]):
+        if folder < to and reaches(to, folder):
+            breaches.append(f'lib/{folder}/ and lib/{to}/ include each other (through a loop of folders): no cycle')
 if len(upward) > MAX_UPWARD:
     breaches.append(f'{len(upward)} includes go sideways or up (at most {MAX_UPWARD}):')
     breaches.extend('  ' + u for u in upward)

@@ -21,7 +21,7 @@
 #include "jobs/json_lines.h"
 #include "jobs/json_values.h"
 #include "jobs/loader.h"
-#include "simulate/sim_time.h"
+#include "util/sim_time.h"
 #include "state/plan_key.h"
 #include "state/state_store.h"
 #include "util/file_io.h"

@@ -6,7 +6,7 @@
 #include "config/human_amount.h"
 #include "config/loader.h"
 #include "diff/config_diff.h"
-#include "simulate/sim_time.h"
+#include "util/sim_time.h"
 #include "util/markdown.h"
 #include "validate/load.h"
 

@@ -12,7 +12,7 @@
 #include "simulate/comparison.h"
 #include "simulate/exact.h"
 #include "simulate/report.h"
-#include "simulate/sim_time.h"
+#include "util/sim_time.h"
 #include "support/scenario_text.h"
 
 namespace rescfg {

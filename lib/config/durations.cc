@@ -2,7 +2,7 @@
 
 #include <iterator>
 
-#include "simulate/sim_time.h"
+#include "util/sim_time.h"
 
 namespace rescfg {
 namespace {

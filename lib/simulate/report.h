@@ -13,7 +13,7 @@
 #include "jobs/job.h"
 #include "schedule/problem.h"
 #include "simulate/exact.h"
-#include "simulate/sim_time.h"
+#include "util/sim_time.h"
 #include "simulate/simulator.h"
 #include "util/text_arena.h"
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "schedule/problem.h"
-#include "simulate/sim_time.h"
+#include "util/sim_time.h"
 
 namespace rescfg {
 

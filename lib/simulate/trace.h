@@ -13,7 +13,7 @@
 #include "config/model.h"
 #include "jobs/job.h"
 #include "jobs/resolve.h"
-#include "simulate/sim_time.h"
+#include "util/sim_time.h"
 
 namespace rescfg {
 

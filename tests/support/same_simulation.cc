@@ -6,7 +6,7 @@
 #include <string>
 
 #include "schedule/problem.h"
-#include "simulate/sim_time.h"
+#include "util/sim_time.h"
 #include "support/trace_generator.h"
 
 namespace rescfg::testing {

@@ -1,5 +1,6 @@
 #pragma once
-/// Times of a simulation (rescfg-scheduling(7), THE SIMULATION CLOCK): whole microseconds, integers only.
+/// Whole-microsecond times, integers only: the simulation clock
+/// (rescfg-scheduling(7), THE SIMULATION CLOCK) and configuration durations.
 /// An instant is microseconds since 1970-01-01T00:00:00Z; a duration is
 /// microseconds. Nothing here goes through floating point.
 

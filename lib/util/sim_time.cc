@@ -1,4 +1,4 @@
-#include "simulate/sim_time.h"
+#include "util/sim_time.h"
 
 #include "util/rfc3339.h"
 
