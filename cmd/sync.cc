@@ -181,7 +181,7 @@ int RunSync(const SyncOptions& options) {
     }
     if (options.once) {
       if (!completed) return kExitUnusable;
-      const bool findings = !last_completed->report->rejected.empty() || last_completed->Count("failed") > 0;
+      const bool findings = !last_completed->report->rejected.empty() || last_completed->Count(sync::MoveResult::kFailed) > 0;
       return findings ? kExitFindings : kExitOk;
     }
     if (g_stop.load()) return kExitOk;

@@ -116,11 +116,11 @@ TEST(SyncMovesTest, EachAnswerGivesItsResult) {
     server.Script("queues.get_all", {OkAnswer(R"({"queues": []})")});  // after a 703: listed nowhere now
     sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {3, 1, 1}, [](int64_t) {});
     const sync::MoveReport report = sync::MoveTask(api, Intent());
-    EXPECT_EQ(report.result, c.result) << c.what << ": " << report.detail;
+    EXPECT_EQ(sync::MoveResultName(report.result), std::string(c.result)) << c.what << ": " << report.detail;
     auto calls = server.endpoints();
     calls.erase(calls.begin());
     EXPECT_EQ(calls, c.calls) << c.what;
-    EXPECT_EQ(report.result == "moved", report.detail.empty()) << c.what;
+    EXPECT_EQ(report.result == sync::MoveResult::kMoved, report.detail.empty()) << c.what;
     if (c.open) {
       EXPECT_TRUE(report.open) << c.what;
     }
@@ -133,7 +133,7 @@ TEST(SyncMovesTest, TheEnqueueKeepsThePolicyQueueAndSaysWhy) {
   server.Script("queues.remove_task", {OkAnswer(R"({"removed": 1})")});
   server.Script("tasks.enqueue", {OkAnswer(R"({"updated": 1})")});
   sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
-  ASSERT_EQ(sync::MoveTask(api, Intent()).result, "moved");
+  ASSERT_EQ(sync::MoveTask(api, Intent()).result, sync::MoveResult::kMoved);
   const auto requests = server.requests();
   EXPECT_EQ(requests[1].body, R"({"queue": "qdev", "task": "t1"})");
   EXPECT_EQ(requests[2].body,
@@ -337,13 +337,13 @@ TEST(SyncMovesTest, MovesIntoOneQueueKeepPlacementOrder) {
 }
 
 TEST(SyncMovesTest, OutputLinesHaveTheirKeysInOrder) {
-  sync::MoveReport r{Intent(), "2026-12-03T10:00:00.000000Z", "skipped", "queues.remove_task: HTTP 400", false};
+  sync::MoveReport r{Intent(), "2026-12-03T10:00:00.000000Z", sync::MoveResult::kSkipped, "queues.remove_task: HTTP 400", false};
   EXPECT_EQ(sync::MoveJsonLine(r, 3),
             R"({"cycle": 3, "time": "2026-12-03T10:00:00.000000Z", "task": "t1", "name": "train", "policy": "Dev", )"
             R"("profile": "4xGPU", "pool": "H100", "from": "dev-4gpu", "to": "h100-4gpu", "result": "skipped", )"
             R"("detail": "queues.remove_task: HTTP 400"})"
             "\n");
-  r.result = "moved";
+  r.result = sync::MoveResult::kMoved;
   EXPECT_EQ(sync::MoveJsonLine(r, 3).find("detail"), std::string::npos);
 }
 
@@ -352,7 +352,7 @@ TEST(SyncMovesTest, MetricsAreValidPrometheusText) {
   cycle.status = sync::CycleResult::Status::kCompleted;
   cycle.micros = 1'234'567;
   cycle.server_micros = 1'000'000;
-  cycle.moves.push_back({Intent(), "", "moved", "", false});
+  cycle.moves.push_back({Intent(), "", sync::MoveResult::kMoved, "", false});
   sync::MetricsTotals totals;
   sync::CountCycle(cycle, &totals);
   const std::string text = sync::RenderMetrics(nullptr, cycle, totals, {{"tasks.enqueue", 2}}, 1700000000);

@@ -73,10 +73,11 @@ void PlanMoves(const Config& config, const ScheduleReport& report, const clearml
     if (from) m.from_id = std::string(from->id);
     if (to) m.to_id = std::string(to->id);
     const auto listing = queues.ListingOf(m.task);
-    std::string refusal, result = "skipped";
+    std::string refusal;
+    MoveResult result = MoveResult::kSkipped;
     if (to == nullptr) {
       refusal = "the server has no queue named " + m.to + "; create it (the agents of the pool serve it)";
-      result = "failed";
+      result = MoveResult::kFailed;
     } else if (from == nullptr || !listing || &queues.queues[listing->queue] != from) {
       refusal = "not listed in " + m.from + " when the queues were read; left for the next cycle";
     }
@@ -85,7 +86,7 @@ void PlanMoves(const Config& config, const ScheduleReport& report, const clearml
       return true;
     }
     intent_slot->push_back(reports->size());
-    reports->push_back({m, "", "", "", false});
+    reports->push_back({m, "", MoveResult::kPlanned, "", false});
     intents->push_back(std::move(m));
     return true;
   });
@@ -93,7 +94,7 @@ void PlanMoves(const Config& config, const ScheduleReport& report, const clearml
 
 }  // namespace
 
-size_t CycleResult::Count(const std::string& result) const {
+size_t CycleResult::Count(MoveResult result) const {
   size_t n = 0;
   for (const MoveReport& m : moves) n += m.result == result;
   return n;
@@ -172,7 +173,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   StampStatusChanged(snapshot.tasks_json, &intents);
   if (settings.dry_run) {
     for (size_t slot : slots) {
-      result.moves[slot].result = "planned";
+      result.moves[slot].result = MoveResult::kPlanned;
       result.moves[slot].time = UtcNowMicros();
     }
     return finish(CycleResult::Status::kCompleted, "");
@@ -187,9 +188,9 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
 
 std::string CycleSummary(const CycleResult& r, int64_t cycle, bool dry_run) {
   std::string text = "cycle " + std::to_string(cycle) + ": " + std::to_string(r.tasks_read) + " tasks read, ";
-  if (dry_run) text += std::to_string(r.Count("planned")) + " planned, ";
-  text += std::to_string(r.Count("moved")) + " moved, " + std::to_string(r.Count("skipped")) + " skipped, " +
-          std::to_string(r.Count("failed")) + " failed, ";
+  if (dry_run) text += std::to_string(r.Count(MoveResult::kPlanned)) + " planned, ";
+  text += std::to_string(r.Count(MoveResult::kMoved)) + " moved, " + std::to_string(r.Count(MoveResult::kSkipped)) + " skipped, " +
+          std::to_string(r.Count(MoveResult::kFailed)) + " failed, ";
   size_t pending = 0;
   std::string reasons;
   for (const auto& [reason, n] : r.pending_by_reason) {

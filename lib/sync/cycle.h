@@ -46,7 +46,7 @@ struct CycleResult {
   std::map<std::string, size_t> pending_by_reason;
   std::map<std::pair<std::string, std::string>, size_t> pending_by_policy_reason;
   int64_t micros = 0, server_micros = 0;
-  size_t Count(const std::string& result) const;
+  size_t Count(MoveResult result) const;
 };
 
 /// Runs one cycle. The journal is the sync's (opened once, under the sync

@@ -41,7 +41,7 @@ std::string LabelValue(std::string_view text) {
 void CountCycle(const CycleResult& cycle, MetricsTotals* totals) {
   ++totals->cycles;
   if (cycle.status != CycleResult::Status::kCompleted) ++totals->failed_cycles;
-  for (const MoveReport& m : cycle.moves) ++totals->moves[m.result];
+  for (const MoveReport& m : cycle.moves) ++totals->moves[MoveResultName(m.result)];
 }
 
 std::string RenderMetrics(const CycleResult* last, const CycleResult& latest, const MetricsTotals& totals,
@@ -81,7 +81,8 @@ std::string RenderMetrics(const CycleResult* last, const CycleResult& latest, co
     Sample(&out, "rescfg_sync_enabled", "", report.enabled ? "1" : "0");
   }
   Header(&out, "rescfg_sync_moves_total", "counter", "Moves since the sync started, by result.");
-  for (const char* result : {"moved", "skipped", "failed", "planned"}) {
+  for (const char* result : {MoveResultName(MoveResult::kMoved), MoveResultName(MoveResult::kSkipped),
+                             MoveResultName(MoveResult::kFailed), MoveResultName(MoveResult::kPlanned)}) {
     auto it = totals.moves.find(result);
     Sample(&out, "rescfg_sync_moves_total", Label("result", result), std::to_string(it == totals.moves.end() ? 0 : it->second));
   }

@@ -13,6 +13,16 @@
 #include "util/flat_record.h"
 
 namespace rescfg::sync {
+
+const char* MoveResultName(MoveResult result) {
+  switch (result) {
+    case MoveResult::kPlanned: return "planned";
+    case MoveResult::kMoved: return "moved";
+    case MoveResult::kSkipped: return "skipped";
+    case MoveResult::kFailed: return "failed";
+  }
+  return "failed";
+}
 namespace {
 
 /// Crash points are counted across the moving threads one at a time.
@@ -40,7 +50,7 @@ std::string EnqueueBody(const MoveIntent& m) {
   return body + "}";
 }
 
-MoveReport Report(const MoveIntent& m, std::string result, std::string detail, bool open = false) {
+MoveReport Report(const MoveIntent& m, MoveResult result, std::string detail, bool open = false) {
   return {m, UtcNowMicros(), std::move(result), std::move(detail), open};
 }
 
@@ -133,23 +143,23 @@ MoveReport MoveTask(ApiClient& api, const MoveIntent& m) {
       // An earlier attempt may have removed it: it is ours if it is still
       // queued for its policy queue and so listed in none.
       const TaskLook look = LookAtTask(api, m.task);
-      if (!look.ok) return Report(m, "failed", "queues.remove_task: " + removed.Describe(), true);
+      if (!look.ok) return Report(m, MoveResult::kFailed, "queues.remove_task: " + removed.Describe(), true);
       if (look.status != "queued" || look.queue != m.from_id) {
-        return Report(m, "skipped", "queues.remove_task: " + removed.Describe());
+        return Report(m, MoveResult::kSkipped, "queues.remove_task: " + removed.Describe());
       }
       // Its execution.queue says nothing of a queues.add_task: is it listed elsewhere now?
       const ListingNow now = TaskListingNow(api, m.task);
-      if (!now.ok) return Report(m, "failed", "queues.remove_task: " + removed.Describe() + "; the queues could not be read again", true);
+      if (!now.ok) return Report(m, MoveResult::kFailed, "queues.remove_task: " + removed.Describe() + "; the queues could not be read again", true);
       if (!now.queue.empty()) {
-        return Report(m, "skipped", "queues.remove_task: " + removed.Describe() + "; listed in " + now.queue + " now");
+        return Report(m, MoveResult::kSkipped, "queues.remove_task: " + removed.Describe() + "; listed in " + now.queue + " now");
       }
     } else if (removed.kind == ApiAnswer::Kind::kRefused && MeansTaskChanged(removed.subcode)) {
-      return Report(m, "skipped", "queues.remove_task: " + removed.Describe());
+      return Report(m, MoveResult::kSkipped, "queues.remove_task: " + removed.Describe());
     } else {
       // Anything but a clean refusal (no answer, HTML, a redirection, a
       // garbled envelope) may have removed it: the journal keeps the intent
       // open for the next cycle to settle from what the server shows.
-      return Report(m, "failed", "queues.remove_task: " + removed.Describe(),
+      return Report(m, MoveResult::kFailed, "queues.remove_task: " + removed.Describe(),
                     removed.in_doubt || removed.kind != ApiAnswer::Kind::kRefused);
     }
   } else {
@@ -160,7 +170,7 @@ MoveReport MoveTask(ApiClient& api, const MoveIntent& m) {
         root["data"]["removed"].get(count) != simdjson::SUCCESS) {
       count = 1;  // an answer without the count: the call succeeded
     }
-    if (count == 0) return Report(m, "skipped", "queues.remove_task: removed 0 (taken from the queue meanwhile)");
+    if (count == 0) return Report(m, MoveResult::kSkipped, "queues.remove_task: removed 0 (taken from the queue meanwhile)");
   }
   SyncCrashPoint();
   return CompleteMove(api, m);
@@ -169,22 +179,22 @@ MoveReport MoveTask(ApiClient& api, const MoveIntent& m) {
 MoveReport CompleteMove(ApiClient& api, const MoveIntent& m) {
   // Step 3: into the pool queue, only if it is still queued.
   const ApiAnswer enqueued = api.Call("tasks.enqueue", EnqueueBody(m));
-  if (enqueued.ok()) return Report(m, "moved", "");
+  if (enqueued.ok()) return Report(m, MoveResult::kMoved, "");
   if (enqueued.kind == ApiAnswer::Kind::kRefused && enqueued.subcode == 706) {
     // Already in its pool queue: step 2 took it out of its policy queue, so
     // only an earlier attempt whose answer was lost can have put it there.
-    return Report(m, "moved", "");
+    return Report(m, MoveResult::kMoved, "");
   }
   if (enqueued.kind != ApiAnswer::Kind::kRefused) {
     // No answer, or none to trust: the server may have acted (the task is
     // then in its pool queue, and putting it back would list it twice).
     // The intent stays open; the next run settles it from the queues.
-    return Report(m, "failed", "tasks.enqueue: " + enqueued.Describe() + "; settled at the next cycle", true);
+    return Report(m, MoveResult::kFailed, "tasks.enqueue: " + enqueued.Describe() + "; settled at the next cycle", true);
   }
   bool open = false;
   const std::string back = PutBack(api, m, &open);
   const bool changed = enqueued.kind == ApiAnswer::Kind::kRefused && MeansTaskChanged(enqueued.subcode);
-  return Report(m, changed ? "skipped" : "failed", "tasks.enqueue: " + enqueued.Describe() + back, open);
+  return Report(m, changed ? MoveResult::kSkipped : MoveResult::kFailed, "tasks.enqueue: " + enqueued.Describe() + back, open);
 }
 
 bool MakeMoves(ApiClient& api, Journal& journal, std::vector<MoveIntent> intents, const MoveOptions& options,
@@ -207,7 +217,7 @@ bool MakeMoves(ApiClient& api, Journal& journal, std::vector<MoveIntent> intents
     for (size_t lane; (lane = next_lane.fetch_add(1)) < lanes.size();) {
       for (size_t i : lanes[lane]) {
         if (options.stop && options.stop->load()) {
-          (*reports)[i] = Report(intents[i], "skipped", "the sync was stopped before this move");
+          (*reports)[i] = Report(intents[i], MoveResult::kSkipped, "the sync was stopped before this move");
           continue;
         }
         (*reports)[i] = MoveTask(api, intents[i]);
@@ -223,7 +233,7 @@ bool MakeMoves(ApiClient& api, Journal& journal, std::vector<MoveIntent> intents
   }
   for (size_t i = 0; i < intents.size(); ++i) {
     const MoveReport& r = (*reports)[i];
-    if (!r.open) journal.Finish(intents[i].seq, r.result, r.result == "moved");
+    if (!r.open) journal.Finish(intents[i].seq, MoveResultName(r.result), r.result == MoveResult::kMoved);
   }
   return journal.Flush(error);
 }

@@ -25,10 +25,15 @@
 
 namespace rescfg::sync {
 
+/// How a move ended; MoveResultName is its one name in outputs, metrics and the journal.
+enum class MoveResult { kPlanned, kMoved, kSkipped, kFailed };
+/// "planned", "moved", "skipped", "failed".
+const char* MoveResultName(MoveResult result);
+
 struct MoveReport {
   MoveIntent intent;
   std::string time;    ///< when the move ended, RFC 3339 UTC with microseconds
-  std::string result;  ///< moved | skipped | failed | planned
+  MoveResult result = MoveResult::kPlanned;
   std::string detail;  ///< skipped and failed: the server's answer, or why
   /// The move may be half done (the server did not answer): its intent
   /// stays open in the journal, for the next cycle to complete or undo.

@@ -24,8 +24,8 @@ std::string MoveJsonLine(const MoveReport& r, int64_t cycle) {
   field("pool", m.pool);
   field("from", m.from);
   field("to", m.to);
-  field("result", r.result);
-  if (r.result == "skipped" || r.result == "failed") field("detail", r.detail);
+  field("result", MoveResultName(r.result));
+  if (r.result == MoveResult::kSkipped || r.result == MoveResult::kFailed) field("detail", r.detail);
   return out + "}\n";
 }
 
@@ -41,7 +41,7 @@ std::string MoveTable(const std::vector<MoveReport>& moves, int64_t cycle) {
   table.SetAlign(0, TextTable::Align::kRight);
   for (const MoveReport& r : moves) {
     const MoveIntent& m = r.intent;
-    table.AddRow({std::to_string(cycle), r.time, m.task, m.name, m.policy, m.profile, m.pool, m.from, m.to, r.result,
+    table.AddRow({std::to_string(cycle), r.time, m.task, m.name, m.policy, m.profile, m.pool, m.from, m.to, MoveResultName(r.result),
                   r.detail});
   }
   return table.Render();

@@ -53,7 +53,7 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
                        ServerText(m.to) + ": " + IntentStateName(state);
     switch (state) {
       case IntentState::kMoved:
-        journal.Finish(seq, "moved", true);
+        journal.Finish(seq, MoveResultName(MoveResult::kMoved), true);
         break;
       case IntentState::kNotMoved:
       case IntentState::kGone:
@@ -63,7 +63,7 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
         const EnqueueEvidence evidence = JudgeEnqueue(m, LookAtTaskStatus(api, m.task));
         if (evidence != EnqueueEvidence::kNotEnqueued) {
           note += ": " + EnqueueEvidenceText(evidence);
-          if (evidence == EnqueueEvidence::kEnqueued) journal.Finish(seq, "moved", true);
+          if (evidence == EnqueueEvidence::kEnqueued) journal.Finish(seq, MoveResultName(MoveResult::kMoved), true);
           if (evidence == EnqueueEvidence::kUnanswered) {
             outcome.ok = false;
             outcome.failure.kind = ApiAnswer::Kind::kUnreachable;
@@ -73,13 +73,13 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
         }
         outcome.acted = true;
         const MoveReport report = CompleteMove(api, m);
-        note += " -> " + report.result + (report.detail.empty() ? "" : " (" + ServerText(report.detail) + ")");
+        note += " -> " + std::string(MoveResultName(report.result)) + (report.detail.empty() ? "" : " (" + ServerText(report.detail) + ")");
         if (report.open) {
           outcome.ok = false;
           outcome.failure.kind = ApiAnswer::Kind::kUnreachable;
           outcome.failure.message = report.detail;
         } else {
-          journal.Finish(seq, report.result, report.result == "moved");
+          journal.Finish(seq, MoveResultName(report.result), report.result == MoveResult::kMoved);
         }
         break;
       }
