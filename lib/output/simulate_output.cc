@@ -26,8 +26,9 @@ void Seconds(FlatRecord& rec, std::string_view key, const std::optional<Micros>&
   }
 }
 
-/// The keys of rescfg-scheduling(7), THE SIMULATION CLOCK, in its order (`entry` only for an entry without a usable id).
-void EntryRecord(FlatRecord& rec, const SimEntry& e) {
+/// The keys of rescfg-scheduling(7), THE SIMULATION CLOCK, in its order (`entry` only for an entry without a usable id);
+/// with preemption, `preempted` last.
+void EntryRecord(FlatRecord& rec, const SimEntry& e, bool preemption) {
   const JobOutcome& j = e.outcome;
   rec.Add("job", j.id);
   if (!j.id) rec.Add("entry", uint64_t(j.entry));
@@ -39,9 +40,10 @@ void EntryRecord(FlatRecord& rec, const SimEntry& e) {
   Time(rec, "finished", e.finished);
   Seconds(rec, "wait", e.wait);
   rec.Add("reason", j.reason);
+  if (preemption) rec.Add("preempted", uint64_t(e.preempted));
 }
 
-void PolicyRecord(FlatRecord& rec, const PolicyStats& p) {
+void PolicyRecord(FlatRecord& rec, const PolicyStats& p, bool preemption) {
   rec.Add("name", p.name).Add("jobs", p.jobs).Add("started", p.started).Add("neverStarted", p.never_started);
   if (p.wait) {
     const WaitSummary& w = *p.wait;
@@ -53,6 +55,7 @@ void PolicyRecord(FlatRecord& rec, const PolicyStats& p) {
     rec.Null("wait");
   }
   rec.Number("gpuHours", p.GpuHours());
+  if (preemption) rec.Add("jobsPreempted", p.jobs_preempted).Number("gpuHoursLost", p.GpuHoursLost());
 }
 
 void PoolRecord(FlatRecord& rec, const PoolStats& p) {
@@ -83,11 +86,12 @@ bool RenderDocument(const SimulationReport& r, RecordStyle style, const std::fun
   doc.Record("summary", [&](FlatRecord& rec) {
     rec.Add("entries", uint64_t(r.entries.size())).Add("finished", r.finished).Add("running", r.running)
         .Add("pending", r.pending).Add("rejected", r.rejected).Add("events", r.events);
+    if (r.preemption) rec.Add("preemptions", r.preemptions);
   });
-  doc.List("policies", r.policies, PolicyRecord);
+  doc.List("policies", r.policies, [&](FlatRecord& rec, const PolicyStats& p) { PolicyRecord(rec, p, r.preemption); });
   doc.List("pools", r.pools, PoolRecord);
-  doc.List("jobs", r.entries, [](FlatRecord& rec, const SimEntry& e) {
-    EntryRecord(rec, e);
+  doc.List("jobs", r.entries, [&](FlatRecord& rec, const SimEntry& e) {
+    EntryRecord(rec, e, r.preemption);
     if (MessageIsText(e.outcome)) {
       rec.Add("message", e.outcome.message_text);
     } else {
@@ -103,7 +107,7 @@ bool RenderJsonLines(const SimulationReport& r, const std::function<bool(std::st
   for (const SimEntry& e : r.entries) {
     {
       FlatRecord rec(&out, RecordStyle::kJson);
-      EntryRecord(rec, e);
+      EntryRecord(rec, e, r.preemption);
     }
     out.push_back('\n');
     if (out.size() >= kPiece) {
@@ -119,9 +123,12 @@ std::string RenderTable(const SimulationReport& r) {
   std::string out = "simulated " + OptionalTime(r.start) + " to " + OptionalTime(r.end) + ", " +
                     std::to_string(r.events) + " events: " + std::to_string(r.finished) + " finished, " +
                     std::to_string(r.running) + " running, " + std::to_string(r.pending) + " pending, " +
-                    std::to_string(r.rejected) + " rejected\n\n";
-  TextTable policies({"POLICY", "JOBS", "STARTED", "NEVER", "WAIT MEAN", "P50", "P90", "P99", "MAX", "GPU-HOURS"});
-  for (size_t c = 1; c < 10; ++c) policies.SetAlign(c, TextTable::Align::kRight);
+                    std::to_string(r.rejected) + " rejected" +
+                    (r.preemption ? ", " + std::to_string(r.preemptions) + " preemptions" : std::string()) + "\n\n";
+  std::vector<std::string> header = {"POLICY", "JOBS", "STARTED", "NEVER", "WAIT MEAN", "P50", "P90", "P99", "MAX", "GPU-HOURS"};
+  if (r.preemption) header.insert(header.end(), {"PREEMPTED", "GPU-HOURS LOST"});
+  TextTable policies(header);
+  for (size_t c = 1; c < header.size(); ++c) policies.SetAlign(c, TextTable::Align::kRight);
   for (const PolicyStats& p : r.policies) {
     std::vector<std::string> row = {p.name, std::to_string(p.jobs), std::to_string(p.started),
                                     std::to_string(p.never_started)};
@@ -130,6 +137,7 @@ std::string RenderTable(const SimulationReport& r) {
       row.push_back(p.wait ? FormatDuration((*p.wait).*field) : "-");
     }
     row.push_back(p.GpuHours());
+    if (r.preemption) row.insert(row.end(), {std::to_string(p.jobs_preempted), p.GpuHoursLost()});
     policies.AddRow(std::move(row));
   }
   TextTable pools({"POOL", "SIZE", "GPU-HOURS", "PEAK IN USE", "UTILISATION"});

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "simulate/sim_preemption.h"
 #include "simulate/trace.h"
 
 namespace rescfg {
@@ -57,7 +58,8 @@ class Assembler {
     r_.end = sim_.end;
     r_.events = sim_.events;
     r_.stats = sim_.stats;
-    for (const Policy& p : config_.policies) r_.policies.push_back({p.name, 0, 0, 0, std::nullopt, {}, {}});
+    r_.preemption = sim_.preemption;
+    for (const Policy& p : config_.policies) r_.policies.push_back({p.name, 0, 0, 0, std::nullopt, {}, {}, 0, {}});
     for (size_t x = 0; x < config_.pools.size(); ++x) {
       r_.pools.push_back({config_.pools[x].name, config_.pools[x].resources, sim_.peak_in_use[x], {}, std::nullopt});
     }
@@ -71,6 +73,7 @@ class Assembler {
     Outcomes().swap(trace_.jobs.outcomes);  // copied: free before the statistics
     for (uint32_t k = 0; k < trace_.jobs.input.queued.size(); ++k) Queued(k);
     for (uint32_t h = 0; h < trace_.holding_outcome.size(); ++h) Running(h);
+    for (const LostRun& lost : sim_.lost) Lost(lost);
     for (SimEntry& e : r_.entries) {
       if (e.outcome.status == JobStatus::kRejected) e.status = SimStatus::kRejected;
       switch (e.status) {
@@ -108,6 +111,10 @@ class Assembler {
     ++policy.jobs;
     e.submitted = trace_.submitted[k];
     e.status = SimStatus::kPending;
+    if (sim_.preemption) {
+      e.preempted = sim_.preempted[k];
+      policy.jobs_preempted += e.preempted > 0;
+    }
     if (!sim_.joined[k]) {
       out.reason = "not-submitted";
       out.message_text = r_.text.Keep("submitted after the end of the simulation (" + FormatSimTime(*r_.end) + ")");
@@ -150,6 +157,15 @@ class Assembler {
     if (r_.start && holding.pool) Held(*holding.pool, holding.policy, holding.amount, *r_.start, e.finished);
   }
 
+  /// A run stopped by preemption: what it held counts as used, and as lost.
+  void Lost(const LostRun& lost) {
+    const QueuedJob& j = trace_.jobs.input.queued[lost.job];
+    Held(lost.pool, j.policy, j.need, lost.from, lost.to);
+    AddUsage(&r_.policies[j.policy].lost, j.need, lost.from, lost.to);
+    ++r_.preemptions;
+    if (options_.keep_intervals) r_.marks.push_back({lost.to, lost.pool, j.policy, j.need});
+  }
+
   const Config& config_;
   ResolvedTrace& trace_;
   const SimulationResult& sim_;
@@ -164,6 +180,25 @@ class Assembler {
 std::string GpuHoursText(const U256& usage) { return RoundedQuotient(usage, kTickMicrosPerGpuHour); }
 std::string PolicyStats::GpuHours() const { return GpuHoursText(usage); }
 std::string PoolStats::GpuHours() const { return GpuHoursText(usage); }
+std::string PolicyStats::GpuHoursLost() const { return GpuHoursText(lost); }
+
+namespace {
+
+/// Per queued job: the rank of its id in byte order (preemption's last tie).
+std::vector<uint32_t> QueuedIdRanks(const ResolvedTrace& trace) {
+  const auto& queued_outcome = trace.jobs.queued_outcome;
+  std::vector<std::pair<std::string_view, uint32_t>> ids(queued_outcome.size());
+  for (uint32_t k = 0; k < ids.size(); ++k) {
+    const TextRef id = trace.jobs.outcomes[queued_outcome[k]].id;
+    ids[k] = {id ? *id : std::string_view(), k};
+  }
+  std::sort(ids.begin(), ids.end());
+  std::vector<uint32_t> rank(ids.size());
+  for (uint32_t r = 0; r < ids.size(); ++r) rank[ids[r].second] = r;
+  return rank;
+}
+
+}  // namespace
 
 SimulationReport BuildSimulation(const Config& config, LoadedJobs&& jobs, const SimulationOptions& options) {
   ResolvedTrace trace = ResolveTrace(config, jobs.entries);
@@ -173,6 +208,7 @@ SimulationReport BuildSimulation(const Config& config, LoadedJobs&& jobs, const 
 
   SimulationInput input;
   input.config = &config;
+  if (SimPreemption::Applies(config)) input.id_rank = QueuedIdRanks(trace);
   input.queued = std::move(trace.jobs.input.queued);
   input.submitted = std::move(trace.submitted);
   input.duration = std::move(trace.duration);

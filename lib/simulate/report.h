@@ -28,6 +28,7 @@ struct SimEntry {
   JobOutcome outcome;
   SimStatus status = SimStatus::kPending;
   std::optional<Micros> submitted, started, finished, wait;
+  uint32_t preempted = 0;  ///< with preemption: how many times it was stopped
 };
 
 /// Waits of the started jobs of a policy, in microseconds: the mean rounded
@@ -43,6 +44,10 @@ struct PolicyStats {
   U256 usage;                       ///< ticks × microseconds held within [start, end]
   std::vector<Micros> waits;        ///< of started jobs, ascending
   std::string GpuHours() const;
+  /// With preemption: jobs stopped at least once, and what their lost runs held.
+  uint64_t jobs_preempted = 0;
+  U256 lost;
+  std::string GpuHoursLost() const;
 };
 
 struct PoolStats {
@@ -63,9 +68,19 @@ struct UsageInterval {
   Micros from = 0, to = 0;
 };
 
+/// A preemption, for the plot: at `time` a job of `policy` holding `amount` in `pool` stopped.
+struct PreemptionMark {
+  Micros time = 0;
+  uint32_t pool = 0, policy = 0;
+  Quantity amount;
+};
+
 struct SimulationReport {
   TextArena text;  ///< what the entries' text views
   bool enabled = true;
+  bool preemption = false;              ///< `preemption` is set and the configuration enabled
+  uint64_t preemptions = 0;             ///< jobs stopped, counted each time
+  std::vector<PreemptionMark> marks;    ///< only when asked for (the plot), in time order
   std::optional<Micros> start, end;
   uint64_t events = 0;
   std::vector<SimEntry> entries;        ///< input order

@@ -1,9 +1,12 @@
 #include "simulate/simulator.h"
 
 #include <algorithm>
+#include <memory>
 #include <queue>
+#include <stdexcept>
 
 #include "schedule/incremental_pass.h"
+#include "simulate/sim_preemption.h"
 
 namespace rescfg {
 namespace {
@@ -56,12 +59,23 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
   size_t next = 0;  // the next job in queue order to join
   while (first && next < n && in.submitted[order[next]] <= *first) r.joined[order[next++]] = true;
   const std::vector<uint32_t> initial(order.begin(), order.begin() + static_cast<long>(next));
-  IncrementalPass pass(*in.config, in.queued, in.holdings, &initial);
+  // With preemption (rescfg-scheduling(7), PREEMPTION) the pass may be built again at an event.
+  std::unique_ptr<SimPreemption> preempt;
+  if (SimPreemption::Applies(*in.config)) {
+    preempt = std::make_unique<SimPreemption>(in, &r);
+    for (uint32_t k : initial) preempt->Joined(k);
+  }
+  auto pass = std::make_unique<IncrementalPass>(*in.config, preempt ? preempt->queued() : in.queued, in.holdings,
+                                                &initial);
+  auto add_stats = [&] {
+    pass->AddStats(&r.stats);
+    if (preempt) AddPassStats(preempt->replaced_stats(), &r.stats);
+  };
   std::vector<Placement> placed;
   if (!first) {
-    pass.Run(&placed);  // nothing to place: only what runs is reported
-    pass.Explain(&r.final);
-    pass.AddStats(&r.stats);
+    pass->Run(&placed);  // nothing to place: only what runs is reported
+    pass->Explain(&r.final);
+    add_stats();
     return r;
   }
 
@@ -78,44 +92,70 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
   const bool bounded = in.until.has_value();
   if (bounded && *in.until < t) {  // callers refuse this; nothing happens
     r.end = t;
-    pass.Explain(&r.final);
-    pass.AddStats(&r.stats);
+    pass->Explain(&r.final);
+    add_stats();
     return r;
   }
+  // A finish of a run that preemption stopped is stale (the job stopped, or runs again).
+  auto stale = [&](const Finish& f) {
+    return !f.holding && (!r.started[f.index] || r.finished[f.index] || *r.started[f.index] + in.duration[f.index] != f.time);
+  };
+  // Each round that stops jobs raises what the teams run within their reservations.
+  const uint64_t max_rounds = 2 * (uint64_t(n) + in.holdings.size()) + 16;
   for (;;) {
     while (!finishes.empty() && finishes.top().time <= t) {
       const Finish f = finishes.top();
       finishes.pop();
+      if (stale(f)) continue;
       if (f.holding) {
         const Holding& h = in.holdings[f.index];
-        pass.ReleaseHolding(f.index);
+        if (preempt) {
+          preempt->FinishHolding(*pass, f.index);
+        } else {
+          pass->ReleaseHolding(f.index);
+        }
         if (h.pool) held[*h.pool] -= h.amount;
         r.holding_finished[f.index] = f.time;
       } else {
         const QueuedJob& j = in.queued[f.index];
         const uint32_t pool = r.placement[f.index].pool;
-        pass.ReleaseJob(f.index, pool);
+        if (preempt) {
+          preempt->FinishJob(*pass, f.index);
+        } else {
+          pass->ReleaseJob(f.index, pool);
+        }
         held[pool] -= j.need;
         r.finished[f.index] = f.time;
       }
     }
     while (next < n && in.submitted[order[next]] <= t) {
-      pass.Join(order[next]);
+      pass->Join(order[next]);
+      if (preempt) preempt->Joined(order[next]);
       r.joined[order[next++]] = true;
     }
-    placed.clear();
-    pass.Run(&placed);
-    for (const Placement& p : placed) {
-      r.started[p.job] = t;
-      r.placement[p.job] = p;
-      r.placement_order.push_back(p.job);
-      held[p.pool] += in.queued[p.job].need;
-      r.peak_in_use[p.pool] = std::max(r.peak_in_use[p.pool], held[p.pool]);
-      if (auto at = FinishTime(t, in.duration[p.job])) finishes.push({*at, p.job, false});
+    for (uint64_t round = 1;; ++round) {
+      placed.clear();
+      pass->Run(&placed);
+      for (const Placement& p : placed) {
+        r.started[p.job] = t;
+        r.placement[p.job] = p;
+        r.placement_order.push_back(p.job);
+        held[p.pool] += in.queued[p.job].need;
+        r.peak_in_use[p.pool] = std::max(r.peak_in_use[p.pool], held[p.pool]);
+        if (auto at = FinishTime(t, in.duration[p.job])) finishes.push({*at, p.job, false});
+        if (preempt) preempt->Started(p.job, p, t);
+      }
+      r.preemption_rounds = std::max(r.preemption_rounds, round);
+      if (!preempt || !preempt->Decide(t, &pass, &held)) break;
+      if (round == max_rounds) {
+        throw std::logic_error("internal error: preemption did not settle at " + FormatSimTime(t) + " after " +
+                               std::to_string(round) + " rounds (please report this with the trace)");
+      }
     }
     ++r.events;
     if (progress && r.events % 4096 == 0) progress(r.events, t);
 
+    while (!finishes.empty() && stale(finishes.top())) finishes.pop();
     std::optional<Micros> next_time;
     if (next < n) next_time = in.submitted[order[next]];
     if (!finishes.empty() && (!next_time || finishes.top().time < *next_time)) next_time = finishes.top().time;
@@ -129,8 +169,8 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
     }
     t = *next_time;
   }
-  pass.Explain(&r.final);
-  pass.AddStats(&r.stats);
+  pass->Explain(&r.final);
+  add_stats();
   return r;
 }
 

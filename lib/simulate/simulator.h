@@ -28,6 +28,19 @@ struct SimulationInput {
   std::vector<Holding> holdings;    ///< running at the start
   std::vector<std::optional<Micros>> remaining;  ///< per holding; none: runs past the end
   std::optional<Micros> start, until;
+  /// Per queued job: the rank of its id in byte order, preemption's last tie (empty: index order).
+  std::vector<uint32_t> id_rank;
+  /// For tests: with preemption, called at every decision point (after each run of the pass)
+  /// with the state as preemption sees it (queued: every job, holdings: what runs), the jobs
+  /// joined and not started in queue order, and the decisions (in `preemptions`).
+  std::function<void(const SchedulingInput&, const std::vector<uint32_t>&, const SchedulingResult&)> observe_preemption;
+};
+
+/// A run lost to preemption (rescfg-scheduling(7), THE SIMULATION CLOCK): queued job `job` ran in
+/// `pool` from `from` until it was stopped at `to` for queued job `preemptor`.
+struct LostRun {
+  uint32_t job = 0, pool = 0, preemptor = 0;
+  Micros from = 0, to = 0;
 };
 
 struct SimulationResult {
@@ -46,6 +59,12 @@ struct SimulationResult {
   SchedulingResult final;
   std::vector<Quantity> peak_in_use;            ///< per pool, after each event
   PassStats stats;
+  /// With preemption: per queued job, how many times it was stopped, and the runs lost, in the
+  /// order they were stopped (started, placement and finished tell the last run).
+  bool preemption = false;
+  std::vector<uint32_t> preempted;
+  std::vector<LostRun> lost;
+  uint64_t preemption_rounds = 0;  ///< the most passes run at one event time
 };
 
 /// Called every few thousand events with the events done and the time reached.

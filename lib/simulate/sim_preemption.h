@@ -1,0 +1,104 @@
+#pragma once
+/// Preemption in the simulation (rescfg-scheduling(7), THE SIMULATION CLOCK and PREEMPTION), in
+/// indexes, no I/O. After the pass of an event at time t, preemption is decided with `now` = t;
+/// every victim stops at once, gives back what it held (its machines too) and rejoins its queue
+/// at its old place (its `submitted`) with its whole duration; the pass is then built again on
+/// that state and runs again at t, until no decision is left.
+///
+/// Only jobs the simulation started can be victims: an entry running at the start has no
+/// `submitted` to rejoin at and no whole duration to run again (the trace gives what remains).
+///
+/// Machines: a running job on one machine is named by it; a job of several whole machines goes
+/// where a job of its need would once the others hold (the lowest-numbered entirely free
+/// machines). That layout is the true one up to a renumbering of the machines, which changes no
+/// decision (only free amounts count) and no output (the simulation names no machine).
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "schedule/context.h"
+#include "schedule/incremental_pass.h"
+#include "schedule/preemption.h"
+#include "schedule/problem.h"
+#include "simulate/simulator.h"
+
+namespace rescfg {
+
+/// Adds the work counters of `from` to `to`.
+inline void AddPassStats(const PassStats& from, PassStats* to) {
+  to->placements += from.placements;
+  to->slots += from.slots;
+  to->evaluations += from.evaluations;
+  to->restales += from.restales;
+  to->flows += from.flows;
+  to->fast_accepts += from.fast_accepts;
+  to->repairs += from.repairs;
+  to->runs += from.runs;
+}
+
+class SimPreemption {
+ public:
+  /// Whether a simulation of `config` preempts: `preemption` is set and the configuration enabled.
+  static bool Applies(const Config& config) { return config.preemption.has_value() && config.enabled; }
+
+  SimPreemption(const SimulationInput& in, SimulationResult* result);
+
+  /// The queued jobs as the pass and the decisions see them: waits counted from `submitted`.
+  const std::vector<QueuedJob>& queued() const { return input_.queued; }
+
+  void Joined(uint32_t job);
+  /// The current pass placed `job` at t.
+  void Started(uint32_t job, const Placement& placement, Micros t);
+  /// A running job (or holding) finishes: the current pass releases it.
+  void FinishJob(IncrementalPass& pass, uint32_t job);
+  void FinishHolding(IncrementalPass& pass, uint32_t index);
+
+  /// Decides preemption at t on the state the last run of *pass left. When some job was
+  /// stopped, the pass is built again on the new state and true is returned (run it again);
+  /// `held` (per pool) follows the stops.
+  bool Decide(Micros t, std::unique_ptr<IncrementalPass>* pass, std::vector<Quantity>* held);
+
+  /// Work counters of the passes built so far and replaced.
+  const PassStats& replaced_stats() const { return replaced_; }
+  const PreemptionStats& stats() const { return stats_; }
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  void Use(uint32_t policy, Quantity amount, bool add);
+  void AddPending(uint32_t job);
+  void RemovePending(uint32_t job);
+  void RemoveRunning(uint32_t job);
+  std::vector<uint32_t> Preemptors(Micros t) const;
+  /// What runs, as holdings (the originals first, then the started jobs by index).
+  void BuildHoldings(Micros t);
+  void Stop(uint32_t job, uint32_t preemptor, Micros t, std::vector<Quantity>* held);
+  void Rebuild(std::unique_ptr<IncrementalPass>* pass);
+  /// The jobs joined and not started, in queue order.
+  std::vector<uint32_t> Waiting() const;
+
+  const SimulationInput& in_;
+  SimulationResult& r_;
+  ScheduleContext ctx_;
+  SchedulingInput input_;        ///< queued (with waits), and the holdings of the last decision
+  std::vector<uint32_t> owner_;   ///< per holding of input_: a queued job, or kNone (an original)
+  std::vector<uint32_t> origin_;  ///< per holding of input_: an original holding, or kNone
+  std::vector<Quantity> used_;   ///< per policy: what runs
+  uint32_t over_ = 0;            ///< preemptible policies above their reservation
+  std::vector<uint32_t> reserving_;  ///< policies with a reservation, not paused
+  std::vector<std::set<std::pair<uint32_t, uint32_t>>> pending_;  ///< per policy: (queue order, job) joined, not started
+  std::vector<std::multiset<Quantity>> needs_;  ///< per policy: needs of its schedulable pending jobs
+  std::vector<uint32_t> running_, running_at_;  ///< started jobs that run; per job: its place there
+  std::vector<bool> original_runs_;              ///< per original holding
+  std::vector<uint32_t> original_machine_;       ///< per original holding: its machine for a rebuild
+  /// The current pass's holdings and, per queued job and per original holding, its index there
+  /// (kNone: placed by the current pass, or not running).
+  std::vector<Holding> pass_holdings_;
+  std::vector<uint32_t> holding_of_job_, holding_of_original_;
+  PassStats replaced_;
+  PreemptionStats stats_;
+};
+
+}  // namespace rescfg
