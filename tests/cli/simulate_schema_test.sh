@@ -19,6 +19,11 @@ for trace in "$DATA/worked-example-trace.yaml" "$DATA/worked-example-trace.jsonl
     done
   done
 done
+# With preemption: per entry `preempted`, per policy jobs preempted and GPU-hours lost.
+for fmt in json yaml jsonl; do
+  "$BIN" -q simulate --config "$SRC/testdata/schedule/preemption-worked-example/config.yaml" \
+    --trace "$DATA/preemption/trace.yaml" --format "$fmt" >"$out/preemption.$fmt"
+done
 "$PY" "$SRC/tests/cli/schema_check.py" "$SRC/schemas/simulation.schema.json" "$out"
 # The schema is not vacuous: a line with an extra key, or one missing, fails.
 "$PY" - "$SRC/schemas/simulation.schema.json" "$out/1.jsonl" <<'PY'
