@@ -98,7 +98,7 @@ int RunDiff(const DiffOptions& options) {
     LogFindings(renames);
   }
   std::optional<std::vector<JobImpact>> impact;
-  if (!options.jobs.file.empty()) {
+  if (!options.jobs.file.empty() || options.jobs.from_sync) {
     auto jobs = LoadJobsFrom(options.jobs, ImpactParameterPaths(*old_config, *new_config), nullptr, nullptr,
                              {&*old_config, &*new_config});
     if (!jobs) return kExitUnusable;
@@ -116,7 +116,8 @@ int RunDiff(const DiffOptions& options) {
     doc.Add("### Configuration: " + MarkdownCode(old_label) + " → " + MarkdownCode(DisplayName(new_file)));
     RenderDiffMarkdown(diff, doc);
     if (impact) {
-      doc.Add("### Impact on the jobs in " + MarkdownCode(DisplayName(options.jobs.file)));
+      doc.Add("### Impact on the jobs in " + (options.jobs.from_sync ? std::string("the last sync's snapshot")
+                                                           : MarkdownCode(DisplayName(options.jobs.file))));
       RenderImpactMarkdown(*impact, doc);
     }
     if (simulated) {
@@ -142,7 +143,8 @@ int RunDiff(const DiffOptions& options) {
   } else {
     out = RenderDiffText(diff);
     if (impact) {
-      out += "\nImpact on the jobs in " + DisplayName(options.jobs.file) + ":\n" + RenderImpactText(*impact);
+      out += "\nImpact on the jobs in " +
+           (options.jobs.from_sync ? std::string("the last sync's snapshot") : DisplayName(options.jobs.file)) + ":\n" + RenderImpactText(*impact);
     }
     if (simulated) {
       out += "\nSimulation of " + DisplayName(options.trace.file) + ":\n" +

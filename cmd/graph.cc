@@ -20,7 +20,7 @@ int RunGraph(const GraphOptions& options) {
     return kExitUnusable;
   }
   std::optional<ScheduleReport> schedule;
-  if (!options.jobs.file.empty()) {
+  if (!options.jobs.file.empty() || options.jobs.from_sync) {
     auto jobs = LoadJobsFrom(options.jobs, *config);
     if (!jobs) return kExitUnusable;
     schedule = BuildSchedule(*config, std::move(*jobs), NowMicros(options.jobs.now));

@@ -13,6 +13,7 @@
 #include "config/canonical.h"
 #include "config_source.h"
 #include "output_file.h"
+#include "shown_path.h"
 #include "state/history.h"
 #include "state/plan.h"
 #include "state/plan_key.h"
@@ -38,7 +39,7 @@ bool MakeStateDirectoryForPlan(const std::string& dir) {
                   dir, parent, parent);
     return false;
   }
-  if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
     spdlog::error("no plan written: cannot create the state directory '{}': {}", dir, std::strerror(errno));
     return false;
   }
@@ -55,7 +56,9 @@ bool MakeStateDirectoryForPlan(const std::string& dir) {
 namespace {
 
 /// The summary of a plan for a pull-request comment.
-std::string PlanMarkdown(const Plan& plan, const std::string& dir, const std::string& output) {
+std::string PlanMarkdown(const Plan& plan, const std::string& given_dir, const std::string& given_output) {
+  const std::string dir = PathForComment(given_dir);
+  const std::string output = PathForComment(given_output);
   MarkdownDocument doc;
   if (plan.up_to_date()) {
     doc.Add("### rescfg plan: provisioned revision " + std::to_string(plan.base_revision) + " is up to date");

@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "config_source.h"
 #include "flags.h"
 
 namespace rescfg::cmd {
@@ -74,7 +75,7 @@ void AddDiff(CLI::App& app, DiffOptions& diff, int& exit_code) {
   auto* diff_state = diff_cmd->add_option("--state", diff.state_dir, "Compare NEW against this provisioned state");
   diff_cmd->add_option("--format,-f", diff.format, "text, json or markdown (a pull-request comment)")
       ->check(CLI::IsMember({"text", "json", "markdown"}));
-  AddJobsSource(diff_cmd, &diff.jobs, false);
+  AddJobsFromSync(diff_cmd, &diff.jobs, AddJobsSource(diff_cmd, &diff.jobs, false));
   diff_cmd->add_option("--lock-timeout", diff.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
   diff_cmd->add_option("--trace,-t", diff.trace.file,
                        "Simulate this trace against both configurations and compare each policy's waits and GPU-hours");
@@ -86,6 +87,7 @@ void AddDiff(CLI::App& app, DiffOptions& diff, int& exit_code) {
   diff_cmd->footer("Example: rescfg diff <(git show HEAD~1:resources.yaml) resources.yaml\nExit: 0 same; 1 different; 2 unusable input or state.");
   diff_cmd->callback([&, diff_state] {
     diff.against_state = diff_state->count() > 0;
+    diff.jobs.sync_state_dir = StateDirOrDefault(diff.state_dir);
     exit_code = RunDiff(diff);
   });
 }
@@ -185,7 +187,7 @@ void AddGraph(CLI::App& app, GraphOptions& graph, int& exit_code) {
   AddConfigSource(graph_cmd, &graph.config);
   graph_cmd->add_option("--format,-f", graph.format, "mermaid or dot")->check(CLI::IsMember({"mermaid", "dot"}));
   AddOutput(graph_cmd, &graph.output);
-  AddJobsSource(graph_cmd, &graph.jobs, false);
+  AddJobsFromSync(graph_cmd, &graph.jobs, AddJobsSource(graph_cmd, &graph.jobs, false));
   graph_cmd->add_option("--policy", graph.policies,
                         "Only this policy's view: its profiles and the pools they link (repeatable)")
       ->allow_extra_args(false);
@@ -195,12 +197,15 @@ void AddGraph(CLI::App& app, GraphOptions& graph, int& exit_code) {
       ->allow_extra_args(false);
   graph_cmd->footer("Example: rescfg graph --config resources.yaml --format dot | dot -Tsvg > resources.svg\n"
                     "Exit: 0 drawn; 2 unusable input or state, or no such --policy or --pool.");
-  graph_cmd->callback([&] { exit_code = RunGraph(graph); });
+  graph_cmd->callback([&] {
+    SetSyncStateDir(&graph.jobs, graph.config);
+    exit_code = RunGraph(graph);
+  });
 }
 
 void AddExplain(CLI::App& app, ExplainOptions& explain, int& exit_code) {
   auto* explain_cmd = app.add_subcommand("explain", "Tell one job's story in the pass: why it waits, or why others went first");
-  explain_cmd->add_option("JOB", explain.job, "The job's id")->required();
+  explain_cmd->add_option("JOB", explain.job, "The job's id, or a ClearML task's name")->required();
   AddConfigSource(explain_cmd, &explain.config);
   AddJobsFromSync(explain_cmd, &explain.jobs, AddJobsSource(explain_cmd, &explain.jobs, false));
   explain_cmd->add_option("--format,-f", explain.format, "text or json")->check(CLI::IsMember({"text", "json"}));
@@ -208,7 +213,7 @@ void AddExplain(CLI::App& app, ExplainOptions& explain, int& exit_code) {
   explain_cmd->add_option("--max-ahead", explain.max_ahead, "Jobs listed per pool (the count says how many there were)")
       ->check(CLI::NonNegativeNumber);
   explain_cmd->footer("Example: rescfg explain dev-3 --state .rescfg --jobs jobs.jsonl\n"
-                      "Exit: 0 explained, 2 unusable input or no such job.");
+                      "Exit: 0 explained, 2 unusable input, no such job, or a name several tasks share.");
   explain_cmd->callback([&] {
     if (!RequireJobs(explain.jobs, "explain")) {
       exit_code = kExitUnusable;

@@ -105,13 +105,13 @@ std::optional<bool> ConfigReader::Bool(const YAML::Node& node, const std::string
 
 std::optional<int64_t> ConfigReader::WholeNumber(const YAML::Node& node, const std::string& path) {
   if (!node.IsScalar()) {
-    Error("bad-nodes", MarkOf(node), path, "expected a whole number greater than 0, found " + DescribeNode(node));
+    Error("bad-nodes", MarkOf(node), path, "expected a whole number from 1 to " + std::to_string(Quantity::kMaxUnits) + ", found " + DescribeNode(node));
     return std::nullopt;
   }
   QuantityError error;
   auto q = ParseQuantity(node.Scalar(), &error);
   if (!q || q->is_zero() || !q->is_whole()) {
-    Error("bad-nodes", MarkOf(node), path, "expected a whole number greater than 0, not '" + node.Scalar() + "'");
+    Error("bad-nodes", MarkOf(node), path, "expected a whole number from 1 to " + std::to_string(Quantity::kMaxUnits) + ", not '" + node.Scalar() + "'");
     return std::nullopt;
   }
   return static_cast<int64_t>(q->ticks() / Quantity::kTicksPerUnit);

@@ -11,13 +11,13 @@
 
 #include "config/human_amount.h"
 #include "decide/report.h"
+#include "explain/job_lookup.h"
 #include "jobs/resolve.h"
 #include "schedule/admission.h"
 #include "schedule/context.h"
 #include "schedule/job_queue.h"
 #include "schedule/pass_state.h"
 #include "schedule/reservations.h"
-#include "util/edit_distance.h"
 
 namespace rescfg {
 
@@ -288,6 +288,11 @@ class Explainer {
       a.detail = "it did not fit anywhere: it needed " + HumanAmount(j.need) + " and pool " + pool + " had " +
                  HumanAmount(free, config_.pools[p.pool]) +
                  " free" + (ctx.pool_paused[p.pool] ? " (paused)" : "");
+      const PoolMachines& machines = replay.state().machines[p.pool];
+      if (machines.has_nodes() && free >= j.need) {
+        a.detail += ", at most " + HumanAmount(std::min(free, machines.LargestFree()), config_.pools[p.pool]) +
+                    " on one machine";
+      }
     }
     return a;
   }
@@ -309,25 +314,11 @@ std::optional<Explanation> Explain(const Config& config, ResolvedJobs resolved, 
   LoadedJobs loaded;
   loaded.resolved = std::make_shared<ResolvedJobs>(std::move(resolved));
   const ScheduleReport report = BuildSchedule(config, std::move(loaded));
-  size_t index = report.jobs.size();
-  for (size_t i = 0; i < report.jobs.size(); ++i) {
-    if (report.jobs[i].id == job) {
-      index = i;
-      break;
-    }
-  }
-  if (index == report.jobs.size()) {
-    std::vector<std::string> ids;
-    for (const auto& o : report.jobs) {
-      if (o.id) ids.emplace_back(*o.id);
-    }
-    std::string close = ClosestMatch(job, ids);
-    *error = "no job '" + std::string(job) + "' in the jobs file" + (close.empty() ? "" : "; did you mean '" + close + "'?");
-    return std::nullopt;
-  }
+  const size_t index = FindExplainedJob(report, job, error);
+  if (index == report.jobs.size()) return std::nullopt;
   const JobOutcome& o = report.jobs[index];
   Explanation e;
-  e.job = std::string(job);
+  e.job = o.id ? std::string(*o.id) : std::string(job);
   e.entry = o.entry;
   e.status = JobStatusName(o.status);
   e.policy = o.policy.value_or("");

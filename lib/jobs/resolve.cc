@@ -16,6 +16,7 @@
 #include "jobs/run_facts.h"
 #include "util/flat_record.h"
 #include "util/joined_thread.h"
+#include "util/ordinal.h"
 #include "util/rfc3339.h"
 #include "util/yaml_input.h"
 
@@ -439,8 +440,8 @@ void AssignMachines(const Config& config, ResolvedPart* part, Outcomes& outcomes
       continue;
     }
     h.machine = Holding::kPoolOnly;
-    std::string note = "node '" + std::string(*out.node) + "' is the " + std::to_string(it->second + 1) +
-                       "th distinct node named in pool '" + config.pools[*h.pool].name + "', which has " +
+    std::string note = "node '" + std::string(*out.node) + "' is the " + EnglishOrdinal(it->second + 1) +
+                       " distinct node named in pool '" + config.pools[*h.pool].name + "', which has " +
                        std::to_string(nodes.count) + " machines; it holds in the pool only, on no machine";
     out.message_text = part->text.Keep(out.message_text ? std::string(*out.message_text) + "; " + note : note);
   }

@@ -39,14 +39,14 @@ std::optional<std::vector<std::string>> ListDirectory(const std::string& dir) {
 /// Creates the state directory (one level) and its revisions/ directory.
 bool CreateStateDirectory(const std::string& dir, std::string* error) {
   bool created = false;
-  if (::mkdir(dir.c_str(), 0777) == 0) {
+  if (::mkdir(dir.c_str(), 0700) == 0) {
     created = true;
   } else if (errno != EEXIST) {
     *error = dir + ": cannot create the state directory: " + std::strerror(errno);
     return false;
   }
   const std::string revisions = dir + "/" + kRevisionsDir;
-  if (::mkdir(revisions.c_str(), 0777) != 0 && errno != EEXIST) {
+  if (::mkdir(revisions.c_str(), 0700) != 0 && errno != EEXIST) {
     *error = revisions + ": cannot create: " + std::strerror(errno);
     return false;
   }
