@@ -19,6 +19,7 @@
 #include "sync/file_trust.h"
 #include "sync/unplaced_running.h"
 #include "sync/move_output.h"
+#include "sync/read_bounds.h"
 #include "sync/server_text.h"
 #include "sync/sync_lock.h"
 #include "util/atomic_file.h"
@@ -123,7 +124,14 @@ int RunSync(const SyncOptions& options) {
       return kExitUnusable;
     }
   }
-  auto transport = sync::MakeCurlTransport({options.ca_cert}, &error);
+  sync::ReadBounds bounds;
+  bounds.cycle_micros = options.read_timeout_seconds * 1'000'000;
+  sync::ApplyTestReadBounds(&bounds);
+  sync::ReadGuard read_guard(bounds, &g_stop);
+  sync::CurlOptions curl;
+  curl.ca_cert = options.ca_cert;
+  curl.guard = &read_guard;
+  auto transport = sync::MakeCurlTransport(curl, &error);
   if (!transport) {
     spdlog::error("{}", error);
     return kExitUnusable;
@@ -136,6 +144,7 @@ int RunSync(const SyncOptions& options) {
   settings.dry_run = options.dry_run;
   settings.lock_timeout_seconds = options.lock_timeout_seconds;
   settings.stop = &g_stop;
+  settings.read_guard = &read_guard;
   // Crash points of the fault tests are counted in one order: one move at a time.
   if (std::getenv("RESCFG_TEST_CRASH_POINT") != nullptr) settings.connections = 1;
 
@@ -161,6 +170,13 @@ int RunSync(const SyncOptions& options) {
         if (!unplaced.empty()) spdlog::warn("cycle {}: {}", cycle, unplaced);
       }
       Summary(sync::CycleSummary(result, cycle, options.dry_run));
+      if (!result.unrecorded.empty()) {
+        spdlog::error("cycle {}: {} moved, {} skipped, {} failed (listed in the output), but the journal could not "
+                      "record their results: {}; their intents stay open there, and the next cycle settles them "
+                      "from what the server shows", cycle, result.Count(sync::MoveResult::kMoved),
+                      result.Count(sync::MoveResult::kSkipped), result.Count(sync::MoveResult::kFailed),
+                      result.unrecorded);
+      }
     } else {
       spdlog::error("cycle {}: {}; nothing was moved", cycle, sync::ServerText(result.error));
     }
@@ -180,7 +196,7 @@ int RunSync(const SyncOptions& options) {
       return kExitUnusable;
     }
     if (options.once) {
-      if (!completed) return kExitUnusable;
+      if (!completed || !last_completed->unrecorded.empty()) return kExitUnusable;
       const bool findings = !last_completed->report->rejected.empty() || last_completed->Count(sync::MoveResult::kFailed) > 0;
       return findings ? kExitFindings : kExitOk;
     }

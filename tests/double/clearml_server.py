@@ -57,7 +57,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from clearml_agents import Agent  # noqa: E402
-from clearml_faults import HTML_PAGE, Faults, act, mangle  # noqa: E402
+from clearml_faults import HTML_PAGE, Faults, act, endless_page, mangle, send_drip  # noqa: E402
 from clearml_model import ApiError, Model, now_text  # noqa: E402
 from sync_invariants import check, check_records  # noqa: E402
 
@@ -290,6 +290,8 @@ class Handler(BaseHTTPRequestHandler):
                         act(double.model, person)
                 data = double.call(endpoint, body, person_during)
                 reply = envelope(endpoint, data=data)
+                if kind == "endless" and endpoint == "tasks.get_all":
+                    endless_page(reply, fault)
                 after = double.faults.persons(endpoint, body, double.model, after=True)
                 for person in after:
                     act(double.model, person)
@@ -307,7 +309,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def answer(self, double, fault, status, reply, entry):
         kind = fault["kind"] if fault else None
-        if kind in ("status", "drop", "html", "truncated", "huge", "shape") and status != 200:
+        if kind in ("status", "drop", "html", "truncated", "huge", "shape", "drip") and status != 200:
             kind = None  # a refusal (e.g. 401) wins over a fault that needs an answer
         if kind == "status":
             code = int(fault.get("code", 503))
@@ -336,6 +338,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         if kind == "huge":
             return self.send_huge(payload, int(fault.get("mb", 300)))
+        if kind == "drip":
+            return send_drip(self, payload, fault)
         self.send_bytes(status, payload)
 
     def send_huge(self, payload, mib):
