@@ -67,6 +67,30 @@ std::optional<sync::Credentials> LoadCredentials(const SyncOptions& options) {
   return credentials;
 }
 
+/// The moves were made, their results not journaled (a full disk): what moved, and that the next cycle settles it.
+void SayUnrecorded(const sync::CycleResult& result, int64_t cycle) {
+  spdlog::error("cycle {}: {} moved, {} skipped, {} failed (listed in the output), but the journal could not "
+                "record their results: {}; their intents stay open there, and the next cycle settles them "
+                "from what the server shows", cycle, result.Count(sync::MoveResult::kMoved),
+                result.Count(sync::MoveResult::kSkipped), result.Count(sync::MoveResult::kFailed), result.unrecorded);
+}
+
+/// A --ca-cert others may change, or that another user owns, is refused (said on stderr).
+bool CaBundleTrusted(const SyncOptions& options) {
+  if (options.ca_cert.empty()) return true;
+  const std::string untrusted = sync::UntrustedFileReason(options.ca_cert, options.ca_cert, "CA bundle");
+  if (!untrusted.empty()) spdlog::error("{}", untrusted);
+  return untrusted.empty();
+}
+
+/// The bounds of a cycle's reading (rescfg(1), "Bounds on a cycle").
+sync::ReadBounds ReadBoundsOf(const SyncOptions& options) {
+  sync::ReadBounds bounds;
+  bounds.cycle_micros = options.read_timeout_seconds * 1'000'000;
+  sync::ApplyTestReadBounds(&bounds);
+  return bounds;
+}
+
 }  // namespace
 
 int RunSync(const SyncOptions& options) {
@@ -117,19 +141,9 @@ int RunSync(const SyncOptions& options) {
     spdlog::error("{}", error);
     return kExitUnusable;
   }
-  if (!options.ca_cert.empty()) {
-    if (std::string untrusted = sync::UntrustedFileReason(options.ca_cert, options.ca_cert, "CA bundle");
-        !untrusted.empty()) {
-      spdlog::error("{}", untrusted);
-      return kExitUnusable;
-    }
-  }
-  sync::ReadBounds bounds;
-  bounds.cycle_micros = options.read_timeout_seconds * 1'000'000;
-  sync::ApplyTestReadBounds(&bounds);
-  sync::ReadGuard read_guard(bounds, &g_stop);
-  sync::CurlOptions curl;
-  curl.ca_cert = options.ca_cert;
+  if (!CaBundleTrusted(options)) return kExitUnusable;
+  sync::ReadGuard read_guard(ReadBoundsOf(options), &g_stop);
+  sync::CurlOptions curl{options.ca_cert};
   curl.guard = &read_guard;
   auto transport = sync::MakeCurlTransport(curl, &error);
   if (!transport) {
@@ -170,13 +184,7 @@ int RunSync(const SyncOptions& options) {
         if (!unplaced.empty()) spdlog::warn("cycle {}: {}", cycle, unplaced);
       }
       Summary(sync::CycleSummary(result, cycle, options.dry_run));
-      if (!result.unrecorded.empty()) {
-        spdlog::error("cycle {}: {} moved, {} skipped, {} failed (listed in the output), but the journal could not "
-                      "record their results: {}; their intents stay open there, and the next cycle settles them "
-                      "from what the server shows", cycle, result.Count(sync::MoveResult::kMoved),
-                      result.Count(sync::MoveResult::kSkipped), result.Count(sync::MoveResult::kFailed),
-                      result.unrecorded);
-      }
+      if (!result.unrecorded.empty()) SayUnrecorded(result, cycle);
     } else {
       spdlog::error("cycle {}: {}; nothing was moved", cycle, sync::ServerText(result.error));
     }
