@@ -173,6 +173,7 @@ struct SyncOptions {
   std::string ca_cert;             ///< --ca-cert FILE
   bool insecure_http = false;
   int lock_timeout_seconds = 10;
+  int64_t read_timeout_seconds = 300;  ///< --read-timeout: the reading of the server in one cycle
 };
 int RunSync(const SyncOptions& options);
 

@@ -19,6 +19,7 @@
 #include "sync/file_trust.h"
 #include "sync/unplaced_running.h"
 #include "sync/move_output.h"
+#include "sync/read_bounds.h"
 #include "sync/server_text.h"
 #include "sync/sync_lock.h"
 #include "util/atomic_file.h"
@@ -64,6 +65,30 @@ std::optional<sync::Credentials> LoadCredentials(const SyncOptions& options) {
                   "--credentials FILE (two lines: the access key, then the secret key)");
   }
   return credentials;
+}
+
+/// The moves were made, their results not journaled (a full disk): what moved, and that the next cycle settles it.
+void SayUnrecorded(const sync::CycleResult& result, int64_t cycle) {
+  spdlog::error("cycle {}: {} moved, {} skipped, {} failed (listed in the output), but the journal could not "
+                "record their results: {}; their intents stay open there, and the next cycle settles them "
+                "from what the server shows", cycle, result.Count(sync::MoveResult::kMoved),
+                result.Count(sync::MoveResult::kSkipped), result.Count(sync::MoveResult::kFailed), result.unrecorded);
+}
+
+/// A --ca-cert others may change, or that another user owns, is refused (said on stderr).
+bool CaBundleTrusted(const SyncOptions& options) {
+  if (options.ca_cert.empty()) return true;
+  const std::string untrusted = sync::UntrustedFileReason(options.ca_cert, options.ca_cert, "CA bundle");
+  if (!untrusted.empty()) spdlog::error("{}", untrusted);
+  return untrusted.empty();
+}
+
+/// The bounds of a cycle's reading (rescfg(1), "Bounds on a cycle").
+sync::ReadBounds ReadBoundsOf(const SyncOptions& options) {
+  sync::ReadBounds bounds;
+  bounds.cycle_micros = options.read_timeout_seconds * 1'000'000;
+  sync::ApplyTestReadBounds(&bounds);
+  return bounds;
 }
 
 }  // namespace
@@ -116,14 +141,11 @@ int RunSync(const SyncOptions& options) {
     spdlog::error("{}", error);
     return kExitUnusable;
   }
-  if (!options.ca_cert.empty()) {
-    if (std::string untrusted = sync::UntrustedFileReason(options.ca_cert, options.ca_cert, "CA bundle");
-        !untrusted.empty()) {
-      spdlog::error("{}", untrusted);
-      return kExitUnusable;
-    }
-  }
-  auto transport = sync::MakeCurlTransport({options.ca_cert}, &error);
+  if (!CaBundleTrusted(options)) return kExitUnusable;
+  sync::ReadGuard read_guard(ReadBoundsOf(options), &g_stop);
+  sync::CurlOptions curl{options.ca_cert};
+  curl.guard = &read_guard;
+  auto transport = sync::MakeCurlTransport(curl, &error);
   if (!transport) {
     spdlog::error("{}", error);
     return kExitUnusable;
@@ -136,6 +158,7 @@ int RunSync(const SyncOptions& options) {
   settings.dry_run = options.dry_run;
   settings.lock_timeout_seconds = options.lock_timeout_seconds;
   settings.stop = &g_stop;
+  settings.read_guard = &read_guard;
   // Crash points of the fault tests are counted in one order: one move at a time.
   if (std::getenv("RESCFG_TEST_CRASH_POINT") != nullptr) settings.connections = 1;
 
@@ -161,6 +184,7 @@ int RunSync(const SyncOptions& options) {
         if (!unplaced.empty()) spdlog::warn("cycle {}: {}", cycle, unplaced);
       }
       Summary(sync::CycleSummary(result, cycle, options.dry_run));
+      if (!result.unrecorded.empty()) SayUnrecorded(result, cycle);
     } else {
       spdlog::error("cycle {}: {}; nothing was moved", cycle, sync::ServerText(result.error));
     }
@@ -180,7 +204,7 @@ int RunSync(const SyncOptions& options) {
       return kExitUnusable;
     }
     if (options.once) {
-      if (!completed) return kExitUnusable;
+      if (!completed || !last_completed->unrecorded.empty()) return kExitUnusable;
       const bool findings = !last_completed->report->rejected.empty() || last_completed->Count(sync::MoveResult::kFailed) > 0;
       return findings ? kExitFindings : kExitOk;
     }

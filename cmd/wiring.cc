@@ -272,6 +272,9 @@ void AddSync(CLI::App& app, SyncOptions& sync_options, int& exit_code) {
   sync_cmd->add_flag("--insecure-http", sync_options.insecure_http, "Allow plain http:// to a server that is not on loopback");
   sync_cmd->add_option("--lock-timeout", sync_options.lock_timeout_seconds,
                        "Seconds to wait for the state lock when reading the configuration")->default_val(10);
+  sync_cmd->add_option("--read-timeout", sync_options.read_timeout_seconds,
+                       "Seconds the reading of the server may take in one cycle")
+      ->default_val(300)->check(WholeNumber(1, 86'400));
   sync_cmd->footer("Example: rescfg sync --state /var/lib/rescfg --clearml-server https://api.clearml.example --once\n"
                    "Exit: 0 the cycle completed (--once), or stopped by SIGINT or SIGTERM (--interval);\n"
                    "1 completed with findings (rejected tasks, failed moves); 2 unusable: configuration, state,\n"

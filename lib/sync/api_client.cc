@@ -162,6 +162,7 @@ ApiAnswer ApiClient::WithRetries(std::string_view endpoint, const std::string& b
     if (answer.ok()) return answer;
     CountError(endpoint);
     if (answer.kind != ApiAnswer::Kind::kUnreachable || attempt >= retry_.attempts) return answer;
+    if (response.outcome == HttpResponse::Outcome::kAborted) return answer;  // the cycle's read bounds: no retry
     // A call that never reached the server cannot have been done there.
     if (response.outcome != HttpResponse::Outcome::kConnectFailed) in_doubt = true;
     uint64_t random = 0;

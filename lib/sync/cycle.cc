@@ -7,6 +7,7 @@
 #include "decide/clearml_actions.h"
 #include "state/state_store.h"
 #include "sync/enqueue_evidence.h"
+#include "sync/foreign_moves.h"
 #include "sync/recovery.h"
 #include "sync/server_snapshot.h"
 #include "sync/stranded_tasks.h"
@@ -130,7 +131,11 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   ServerSnapshot snapshot;
   clearml::QueueList queues;
   for (int reading = 0;; ++reading) {
-    const FetchOutcome fetched = FetchServerSnapshot(api, TaskFields(param_paths), settings.page_size, &snapshot);
+    FetchOutcome fetched;
+    {
+      const ArmedRead armed(settings.read_guard, NowMicros());
+      fetched = FetchServerSnapshot(api, TaskFields(param_paths), settings.page_size, &snapshot);
+    }
     if (!fetched.ok) return finish(StatusOfFailure(fetched.failure), fetched.error);
     queues = clearml::ReadQueuesText(snapshot.queues_json, "queues.get_all");
     if (journal.unfinished().empty() || settings.dry_run || reading > 0) break;
@@ -156,6 +161,9 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   for (std::string& line : StrandedTasks(config, snapshot, queues, journal.AsHandovers())) {
     result.notes.push_back(std::move(line));
   }
+  const ForeignMoves foreign = FindForeignMoves(snapshot, queues, journal.AsHandovers());
+  result.foreign_moves = foreign.count;
+  if (foreign.count > 0) result.notes.push_back(ForeignMovesWarning(foreign));
   clearml::Snapshot read = LoadKeptSnapshot(paths, param_paths, &config, journal.AsHandovers());
   result.findings = read.findings;
   if (read.unusable) return finish(CycleResult::Status::kUnusable, "the server's snapshot is unusable");
@@ -180,7 +188,8 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   }
   std::vector<MoveReport> made;
   if (!MakeMoves(api, journal, intents, {settings.connections, settings.stop}, &made, &error)) {
-    return finish(CycleResult::Status::kUnusable, error);
+    if (made.empty()) return finish(CycleResult::Status::kUnusable, error);
+    result.unrecorded = error;  // the moves were made: they are said, and the next cycle settles the journal
   }
   for (size_t i = 0; i < made.size(); ++i) result.moves[slots[i]] = std::move(made[i]);
   return finish(CycleResult::Status::kCompleted, "");

@@ -15,6 +15,7 @@
 #include "sync/journal.h"
 #include "sync/kept_snapshot.h"
 #include "sync/move.h"
+#include "sync/read_bounds.h"
 #include "util/finding.h"
 
 namespace rescfg::sync {
@@ -27,6 +28,7 @@ struct CycleSettings {
   int connections = 4;
   int lock_timeout_seconds = 10;
   const std::atomic<bool>* stop = nullptr;
+  ReadGuard* read_guard = nullptr;  ///< armed while the cycle reads the server (sync/read_bounds.h)
 };
 
 struct CycleResult {
@@ -42,6 +44,9 @@ struct CycleResult {
   std::vector<std::string> notes;    ///< the journal's recovery, to log
   std::optional<ScheduleReport> report;
   std::vector<MoveReport> moves;     ///< placement order
+  /// The moves were made but the journal could not record their results: why (they are in `moves`).
+  std::string unrecorded;
+  size_t foreign_moves = 0;          ///< queued tasks another sync moved (sync/foreign_moves.h)
   size_t tasks_read = 0;
   std::map<std::string, size_t> pending_by_reason;
   std::map<std::pair<std::string, std::string>, size_t> pending_by_policy_reason;

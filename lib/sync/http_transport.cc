@@ -6,6 +6,8 @@
 #include <mutex>
 #include <vector>
 
+#include "sync/read_bounds.h"
+
 namespace rescfg::sync {
 namespace {
 
@@ -14,6 +16,24 @@ struct Received {
   uint64_t limit;
   bool too_large = false;
 };
+
+int64_t SteadyMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+struct Progress {
+  ReadGuard* guard;
+  std::string why;  ///< set when the guard ended the call
+};
+
+/// libcurl's progress callback (at least once a second, and as bytes come
+/// in): nonzero ends the transfer (CURLE_ABORTED_BY_CALLBACK).
+int OnProgress(void* user, curl_off_t, curl_off_t received, curl_off_t, curl_off_t) {
+  auto* progress = static_cast<Progress*>(user);
+  const uint64_t bytes = received > 0 ? static_cast<uint64_t>(received) : 0;
+  return progress->guard->WhileReceiving(bytes, SteadyMicros(), &progress->why) ? 0 : 1;
+}
 
 size_t Collect(char* data, size_t size, size_t count, void* user) {
   auto* received = static_cast<Received*>(user);
@@ -42,6 +62,13 @@ class CurlTransport : public HttpTransport {
       return response;
     }
     Received received{&response.body, options_.max_body_bytes};
+    Progress progress{options_.guard, ""};
+    if (progress.guard != nullptr && !progress.guard->BeforeCall(SteadyMicros(), &progress.why)) {
+      Give(handle);
+      response.outcome = HttpResponse::Outcome::kAborted;
+      response.error = progress.why;
+      return response;
+    }
     curl_slist* headers = nullptr;
     headers = curl_slist_append(headers, "Content-Type: application/json");
     headers = curl_slist_append(headers, "Expect:");
@@ -58,6 +85,13 @@ class CurlTransport : public HttpTransport {
     curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, error_text);
     curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout_ms));
     curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.total_timeout_ms));
+    curl_easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, static_cast<long>(options_.low_speed_bytes));
+    curl_easy_setopt(handle, CURLOPT_LOW_SPEED_TIME, static_cast<long>(options_.low_speed_seconds));
+    if (progress.guard != nullptr) {
+      curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, OnProgress);
+      curl_easy_setopt(handle, CURLOPT_XFERINFODATA, &progress);
+      curl_easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+    }
     curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);  // timeouts without SIGALRM: several threads call at once
     curl_easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, 2L);
@@ -74,6 +108,7 @@ class CurlTransport : public HttpTransport {
     // The handle keeps the header list's address: cleared before it is reused.
     curl_easy_setopt(handle, CURLOPT_HTTPHEADER, nullptr);
     curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, nullptr);
+    if (progress.guard != nullptr) progress.guard->AfterCall(response.body.size());
     response.micros =
         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
     if (code == CURLE_OK) {
@@ -88,6 +123,9 @@ class CurlTransport : public HttpTransport {
       } else if (code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
                  code == CURLE_COULDNT_RESOLVE_PROXY) {
         response.outcome = HttpResponse::Outcome::kConnectFailed;
+      } else if (code == CURLE_ABORTED_BY_CALLBACK && !progress.why.empty()) {
+        response.outcome = HttpResponse::Outcome::kAborted;
+        response.error = progress.why;
       } else if (code == CURLE_OPERATION_TIMEDOUT) {
         response.outcome = HttpResponse::Outcome::kTimeout;
       }

@@ -9,6 +9,8 @@
 
 namespace rescfg::sync {
 
+class ReadGuard;
+
 struct HttpRequest {
   std::string url;            ///< the server's address and the endpoint: https://host/tasks.get_all
   std::string body;           ///< JSON
@@ -22,6 +24,7 @@ struct HttpResponse {
     kTimeout,        ///< sent, no (whole) answer in time: it may have been acted on
     kTooLarge,       ///< the answer was longer than the transport accepts
     kFailed,         ///< any other transport error (TLS, a broken connection)
+    kAborted,        ///< ended by the cycle's read bounds or a signal (sync/read_bounds.h): not sent again
   };
   Outcome outcome = Outcome::kFailed;
   long status = 0;
@@ -42,6 +45,10 @@ struct CurlOptions {
   int64_t connect_timeout_ms = 10'000;
   int64_t total_timeout_ms = 60'000;       ///< a whole call, answer included
   uint64_t max_body_bytes = uint64_t(512) << 20;
+  /// An answer slower than this many bytes a second for `low_speed_seconds` ends the call (kTimeout).
+  int64_t low_speed_bytes = 1024;
+  int64_t low_speed_seconds = 30;
+  ReadGuard* guard = nullptr;              ///< the cycle's read bounds and the signal (not owned)
 };
 
 /// libcurl: TLS verified (peer and host name) always; proxies from the

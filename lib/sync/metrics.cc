@@ -77,6 +77,9 @@ std::string RenderMetrics(const CycleResult* last, const CycleResult& latest, co
     Header(&out, "rescfg_running_tasks_in_no_pool", "gauge",
            "Running tasks that hold in no pool: no worker reports them and rescfg did not hand them over.");
     Sample(&out, "rescfg_running_tasks_in_no_pool", "", std::to_string(RunningInNoPool(report)));
+    Header(&out, "rescfg_sync_foreign_moves", "gauge",
+           "Queued tasks another rescfg sync moved, which this sync's journal does not know.");
+    Sample(&out, "rescfg_sync_foreign_moves", "", std::to_string(last->foreign_moves));
     Header(&out, "rescfg_sync_enabled", "gauge", "1 when the configuration is enabled, 0 when it decides nothing.");
     Sample(&out, "rescfg_sync_enabled", "", report.enabled ? "1" : "0");
   }

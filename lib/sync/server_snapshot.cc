@@ -56,8 +56,9 @@ std::vector<std::string> TaskFields(const std::vector<std::string>& param_paths)
       sections.insert(root == "hyperparams" ? path.substr(0, second) : path);
     }
   }
-  // status_message and started: a task being stopped, and when it began (rescfg(5), ClearML task snapshots).
-  std::vector<std::string> fields = {"id", "name", "status", "status_changed", "status_message", "started",
+  // status_message and started: a task being stopped, and when it began (rescfg(5), ClearML task snapshots);
+  // status_reason: moves of another sync (sync/foreign_moves.h).
+  std::vector<std::string> fields = {"id", "name", "status", "status_changed", "status_message", "status_reason", "started",
                                      "execution.queue"};
   fields.insert(fields.end(), sections.begin(), sections.end());
   return fields;

@@ -19,6 +19,11 @@ calls it hits (-1: all). Kinds:
   shape      answer the call's data with a wrong shape: `variant` is one of
              data_null, data_list, no_meta, list_not_list, item_not_object,
              status_number, id_number, entries_not_list, code_string
+  endless    tasks.get_all: every page also holds `n` (default 7) tasks
+             never seen before, under the same scroll_id: a scroll
+             without end
+  drip       answer the envelope padded to `kb` KiB (default 1024), `rate`
+             bytes a second (default 2048): a slow answer
   expire_tokens  revoke every token before the call (it then gets 401/30
              when it carries one)
   person     someone acts on a task: {"task": ID or name, "action": "stop" |
@@ -30,7 +35,9 @@ calls it hits (-1: all). Kinds:
              read the task's status and before it changes it: 121)}
 """
 
+import itertools
 import json
+import time
 
 MUTATING = {"tasks.enqueue", "tasks.dequeue", "tasks.stop", "queues.add_task",
             "queues.remove_task", "queues.get_next_task", "queues.move_task_to_front",
@@ -166,3 +173,44 @@ def mangle(reply, variant):
                 if isinstance(item, dict):
                     item[field] = 7 if field != "entries" else "none"
     return reply
+
+
+_endless_ids = itertools.count()
+
+
+def endless_page(reply, fault):
+    """A tasks.get_all reply with `n` tasks no page held before (an endless scroll)."""
+    data = reply.get("data")
+    if not isinstance(data, dict) or not isinstance(data.get("tasks"), list):
+        return reply
+    for _ in range(int(fault.get("n", 7))):
+        i = next(_endless_ids)
+        data["tasks"].append({"id": "endless%08d" % i, "name": "endless-%d" % i, "status": "in_progress"})
+    data.setdefault("scroll_id", "endless-scroll")
+    return reply
+
+
+def drip_bytes(payload, fault):
+    """The reply padded to `kb` KiB and the pieces to send, with the pause after each."""
+    kib = int(fault.get("kb", 1024))
+    rate = max(1, int(fault.get("rate", 2048)))
+    body = payload[:-1] + b', "padding": "' + b"x" * (kib << 10) + b'"}'
+    piece = max(1, rate // 10)
+    return body, [(body[i:i + piece], piece / rate) for i in range(0, len(body), piece)]
+
+
+def send_drip(handler, payload, fault):
+    """Sends the reply at `rate` bytes a second; stops when the client goes."""
+    body, pieces = drip_bytes(payload, fault)
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    try:
+        for chunk, pause in pieces:
+            handler.wfile.write(chunk)
+            handler.wfile.flush()
+            time.sleep(pause)
+    except OSError:
+        pass
+    handler.close_connection = True

@@ -57,7 +57,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from clearml_agents import Agent  # noqa: E402
-from clearml_faults import HTML_PAGE, Faults, act, mangle  # noqa: E402
+from clearml_storm import Storm  # noqa: E402
+from clearml_faults import HTML_PAGE, Faults, act, endless_page, mangle, send_drip  # noqa: E402
 from clearml_model import ApiError, Model, now_text  # noqa: E402
 from sync_invariants import check, check_records  # noqa: E402
 
@@ -79,6 +80,9 @@ class Double:
 
     def reset(self, setup):
         """A fresh state from a setup document (the log goes on)."""
+        if getattr(self, "storm", None) is not None:
+            self.storm.done.set()  # a storm acts on the old model no more
+        self.storm = None
         self.model = Model(setup)
         self.agents = [Agent(spec, self.model) for spec in setup.get("agents", [])]
         self.faults = Faults(setup.get("faults", []))
@@ -168,6 +172,23 @@ class Double:
         snap["faults_pending"] = self.faults.pending()
         return snap
 
+    def storm_control(self, action, body):
+        """The storm of clearml_storm.py: start, calm, stop."""
+        storm = getattr(self, "storm", None)
+        if action == "start":
+            with open(body["layout"]) as f:
+                self.storm = Storm(self, body, json.load(f))
+            self.agents.append(self.storm)
+            self.storm.thread.start()
+            return {}
+        if storm is None:
+            raise ApiError(400, 0, "no storm")
+        if action == "calm":
+            storm.calm = True
+            return {}
+        storm.done.set()
+        return {"violations": storm.violations, "counts": storm.counts}
+
     def control(self, action, body):
         if action == "state":
             return self.state()
@@ -215,6 +236,8 @@ class Double:
         if action == "person":
             act(self.model, body)
             return {}
+        if action.startswith("storm/"):
+            return self.storm_control(action[len("storm/"):], body)
         if action == "expire_tokens":
             self.tokens.clear()
             return {}
@@ -290,6 +313,8 @@ class Handler(BaseHTTPRequestHandler):
                         act(double.model, person)
                 data = double.call(endpoint, body, person_during)
                 reply = envelope(endpoint, data=data)
+                if kind == "endless" and endpoint == "tasks.get_all":
+                    endless_page(reply, fault)
                 after = double.faults.persons(endpoint, body, double.model, after=True)
                 for person in after:
                     act(double.model, person)
@@ -307,7 +332,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def answer(self, double, fault, status, reply, entry):
         kind = fault["kind"] if fault else None
-        if kind in ("status", "drop", "html", "truncated", "huge", "shape") and status != 200:
+        if kind in ("status", "drop", "html", "truncated", "huge", "shape", "drip") and status != 200:
             kind = None  # a refusal (e.g. 401) wins over a fault that needs an answer
         if kind == "status":
             code = int(fault.get("code", 503))
@@ -336,6 +361,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         if kind == "huge":
             return self.send_huge(payload, int(fault.get("mb", 300)))
+        if kind == "drip":
+            return send_drip(self, payload, fault)
         self.send_bytes(status, payload)
 
     def send_huge(self, payload, mib):

@@ -1,0 +1,238 @@
+"""A storm on the ClearML API test double: agents, workers and people that
+act in real time while `rescfg sync` is killed again and again (see
+tests/cli/sync_storm_test.sh).
+
+  POST /_double/storm/start {"layout": FILE, "seed": N, "pop_start": [0.1, 1.0],
+       "run": [0.5, 3.0], "expire": 0.3, "person_rate": 1.0, "arrival_rate": 3.0}
+  POST /_double/storm/calm   no more people or new tasks; the agents go on
+  POST /_double/storm/stop   -> {"violations": [...], "counts": {...}}
+
+One agent per pool of LAYOUT (sync_invariants.py) serves the pool's queues
+in their order within the pool's size: it pops the head task
+(queues.get_next_task) when it fits, holds it popped for a random
+`pop_start` window (seconds), then starts it (in_progress, `last_worker`)
+if it is still queued, and completes it after a random `run`. A running
+task's worker stops reporting (expires) with probability `expire`. People
+stop, dequeue and move tasks (into another policy queue of the same need);
+new tasks arrive in the policy queues.
+
+Checked at every step (every 20 ms), from the server's own records:
+  - no pool holds more than its size (tasks its agent popped or runs, and
+    queued tasks listed in its queues); no task is listed in two queues;
+  - no call of the API (the sync) put a task in a queue while an agent held
+    it popped, or after a person stopped it.
+"""
+
+import random
+import threading
+import time
+from fractions import Fraction
+
+from clearml_model import now_text
+
+STEP = 0.02
+
+
+class Storm:
+    def __init__(self, double, spec, layout):
+        self.double = double
+        self.rng = random.Random(spec.get("seed", 1))
+        self.pop_start = spec.get("pop_start", [0.1, 1.0])
+        self.run = spec.get("run", [0.5, 3.0])
+        self.expire = float(spec.get("expire", 0.3))
+        self.person_rate = float(spec.get("person_rate", 1.0))
+        self.arrival_rate = float(spec.get("arrival_rate", 3.0))
+        self.layout = layout
+        self.need = {q: Fraction(str(s["need"])) for p in layout["policies"].values() for q, s in p["queues"].items()}
+        self.pools = {name: {"size": Fraction(str(s["size"])), "queues": list(s["queues"]), "held": {}}
+                      for name, s in layout["pools"].items()}
+        self.stopped = set()
+        self.violations = []
+        self.counts = {"pops": 0, "starts": 0, "completed": 0, "expired": 0, "stops": 0, "dequeues": 0,
+                       "moves": 0, "arrivals": 0, "steps": 0}
+        self.calm = False
+        self.done = threading.Event()
+        self.next_id = 0
+        self.events_seen = len(double.model.events)
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+
+    # -- the double's view: the storm's agents report workers -----------------
+    def tick(self, model):
+        pass  # the storm moves in real time, not in ticks
+
+    def workers(self, model):
+        out = []
+        for pool, spec in self.pools.items():
+            for task_id, held in spec["held"].items():
+                if held["phase"] != "running" or held["expired"]:
+                    continue
+                out.append({"id": held["worker"], "user": {"id": "agent", "name": "agent"},
+                            "company": {"id": "company"}, "ip": "127.0.0.1",
+                            "task": {"id": task_id, "name": model.tasks.get(task_id, {}).get("name")},
+                            "queue": {"id": held["queue"]["id"], "name": held["queue"]["name"]},
+                            "queues": [{"id": q["id"], "name": q["name"]} for q in
+                                       (model.queue_by_name(n) for n in spec["queues"]) if q],
+                            "tags": []})
+        return out
+
+    # -- the loop ----------------------------------------------------------------
+    def loop(self):
+        while not self.done.is_set():
+            with self.double.lock:
+                if not self.done.is_set():
+                    self.step(time.monotonic())
+            time.sleep(STEP)
+
+    def violation(self, text):
+        if len(self.violations) < 50:
+            self.violations.append(text)
+
+    def step(self, now):
+        model = self.double.model
+        self.counts["steps"] += 1
+        self.check_events(model)
+        for pool, spec in self.pools.items():
+            self.settle(model, pool, spec, now)
+            self.pull(model, spec, now)
+        if not self.calm:
+            if self.rng.random() < self.person_rate * STEP:
+                self.person(model)
+            if self.rng.random() < self.arrival_rate * STEP:
+                self.arrive(model)
+        self.check_pools(model)
+
+    def check_events(self, model):
+        popped = model.popped
+        for event in model.events[self.events_seen:]:
+            if event["by"] != "api" or event["to"] is None:
+                continue
+            if event["task"] in popped:
+                self.violation(f"task {event['task']} was put in {event['to']} while an agent held it popped")
+            if event["task"] in self.stopped:
+                self.violation(f"task {event['task']} was put in {event['to']} after a person stopped it")
+        self.events_seen = len(model.events)
+
+    def check_pools(self, model):
+        queue_pool = {q: p for p, s in self.pools.items() for q in s["queues"]}
+        used = {p: sum((h["need"] for h in s["held"].values()), Fraction(0)) for p, s in self.pools.items()}
+        listed = {}
+        for queue in model.queues:
+            for entry in queue["entries"]:
+                listed.setdefault(entry["task"], []).append(queue["name"])
+        for task_id, names in listed.items():
+            if len(names) > 1:
+                self.violation(f"task {task_id} is listed in {names}")
+        for queue in model.queues:
+            pool = queue_pool.get(queue["name"])
+            if pool is None:
+                continue
+            for entry in queue["entries"]:
+                task = model.tasks.get(entry["task"])
+                if task is not None and task["status"] == "queued":
+                    used[pool] += self.need_of(model, task["id"])
+        for pool, spec in self.pools.items():
+            if used[pool] > spec["size"]:
+                self.violation(f"pool {pool} holds {used[pool]} GPUs of work on {spec['size']}")
+
+    def need_of(self, model, task_id):
+        return self.need.get(model.origin.get(task_id), Fraction(1))
+
+    # -- agents ------------------------------------------------------------------
+    def settle(self, model, pool, spec, now):
+        model.actor = "agent"
+        try:
+            for task_id in list(spec["held"]):
+                held, task = spec["held"][task_id], model.tasks.get(task_id)
+                if held["phase"] == "popped":
+                    if now < held["until"]:
+                        continue
+                    model.popped.discard(task_id)
+                    if task is None or task["status"] != "queued":
+                        del spec["held"][task_id]  # stopped or dequeued meanwhile: the agent skips it
+                        continue
+                    held.update(phase="running", until=now + self.rng.uniform(*self.run),
+                                expired=self.rng.random() < self.expire)
+                    self.counts["starts"] += 1
+                    self.counts["expired"] += held["expired"]
+                    model.change_status(task, "in_progress", "", "running", expected="queued",
+                                        last_worker=held["worker"], started=now_text())
+                    continue
+                if task is None or task["status"] != "in_progress":
+                    del spec["held"][task_id]
+                elif task.get("status_message") == "stopping":
+                    model.change_status(task, "stopped", "stopped by the agent", "aborted", force=True)
+                    del spec["held"][task_id]
+                elif now >= held["until"]:
+                    model.change_status(task, "completed", "", "completed", force=True)
+                    self.counts["completed"] += 1
+                    del spec["held"][task_id]
+        finally:
+            model.actor = "api"
+
+    def pull(self, model, spec, now):
+        free = spec["size"] - sum((h["need"] for h in spec["held"].values()), Fraction(0))
+        for name in spec["queues"]:
+            queue = model.queue_by_name(name)
+            if queue is None or not queue["entries"]:
+                continue
+            task_id = queue["entries"][0]["task"]
+            if self.need_of(model, task_id) > free:
+                return  # the head waits for room: nothing behind it passes
+            model.actor = "agent"
+            try:
+                model.queues_get_next_task({"queue": queue["id"]})
+            finally:
+                model.actor = "api"
+            task = model.tasks.get(task_id)
+            if task is None or task["status"] != "queued" or task_id in self.stopped:
+                if task is not None and task_id in self.stopped:
+                    task["status"] = "stopped"  # undo the server's own fix: a person stopped it
+                continue  # a stale entry: dropped
+            self.counts["pops"] += 1
+            model.popped.add(task_id)
+            spec["held"][task_id] = {"need": self.need_of(model, task_id), "phase": "popped", "queue": queue,
+                                     "until": now + self.rng.uniform(*self.pop_start),
+                                     "worker": f"{name}-node:{task_id}", "expired": False}
+            return  # one pop a step
+
+    # -- people --------------------------------------------------------------------
+    def person(self, model):
+        candidates = [t for t in model.tasks.values() if t["status"] in ("queued", "in_progress")]
+        if not candidates:
+            return
+        task = self.rng.choice(sorted(candidates, key=lambda t: t["id"]))
+        action = self.rng.choice(["stop", "dequeue", "move"])
+        model.actor = "person"
+        try:
+            if action == "stop":
+                model.tasks_stop({"task": task["id"], "force": True, "status_reason": "stopped by a person"})
+                self.stopped.add(task["id"])
+                self.counts["stops"] += 1
+            elif action == "dequeue" and task["status"] == "queued":
+                model.tasks_dequeue({"task": task["id"]})
+                self.counts["dequeues"] += 1
+            elif action == "move" and task["status"] == "queued":
+                here = model.queue_name((task.get("execution") or {}).get("queue"))
+                listed = [q["name"] for q in model.queues_of(task["id"])]
+                others = sorted(q for q, n in self.need.items() if n == self.need.get(here) and q != here)
+                if here in self.need and listed == [here] and others:
+                    to = self.rng.choice(others)
+                    model.tasks_dequeue({"task": task["id"]})
+                    model.tasks_enqueue({"task": task["id"], "queue_name": to})
+                    model.origin[task["id"]] = to
+                    self.counts["moves"] += 1
+        except Exception:  # noqa: BLE001 - a person's failed click changes nothing more
+            pass
+        finally:
+            model.actor = "api"
+
+    def arrive(self, model):
+        queue = self.rng.choice(sorted(self.need))
+        self.next_id += 1
+        model.actor = "test"
+        try:
+            model.create_task({"id": f"storm{self.next_id:05d}", "name": f"storm-{self.next_id}",
+                               "status": "queued", "queue": queue})
+        finally:
+            model.actor = "api"
+        self.counts["arrivals"] += 1
