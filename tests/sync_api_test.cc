@@ -226,8 +226,8 @@ TEST(SyncApiTest, WrongShapesMakeTheReadingUnusable) {
 
 TEST(SyncApiTest, OnlyTheSectionsTheProfilesNameAreAskedFor) {
   EXPECT_EQ(sync::TaskFields({"hyperparams.Args.cost", "runtime.gpus_request", "configuration.test"}),
-            (std::vector<std::string>{"id", "name", "status", "status_changed", "status_message", "started",
-                                      "execution.queue", "configuration.test", "hyperparams.Args", "runtime"}));
+            (std::vector<std::string>{"id", "name", "status", "status_changed", "status_message",
+                                      "status_reason", "started", "execution.queue", "configuration.test", "hyperparams.Args", "runtime"}));
 }
 
 }  // namespace

@@ -33,6 +33,41 @@ std::optional<Micros> FinishTime(Micros start, Micros duration) {
   return start + duration;
 }
 
+/// A finish of a run that preemption stopped is stale (the job stopped, or runs again).
+bool Stale(const Finish& f, const SimulationInput& in, const SimulationResult& r) {
+  return !f.holding && (!r.started[f.index] || r.finished[f.index] || *r.started[f.index] + in.duration[f.index] != f.time);
+}
+
+/// Every run that finishes by `t` releases what it held.
+void FinishDue(Micros t, const SimulationInput& in, SimPreemption* preempt, IncrementalPass& pass,
+               std::priority_queue<Finish>* finishes, std::vector<Quantity>* held, SimulationResult* r) {
+  while (!finishes->empty() && finishes->top().time <= t) {
+    const Finish f = finishes->top();
+    finishes->pop();
+    if (Stale(f, in, *r)) continue;
+    if (f.holding) {
+      const Holding& h = in.holdings[f.index];
+      if (preempt) {
+        preempt->FinishHolding(pass, f.index);
+      } else {
+        pass.ReleaseHolding(f.index);
+      }
+      if (h.pool) (*held)[*h.pool] -= h.amount;
+      r->holding_finished[f.index] = f.time;
+    } else {
+      const QueuedJob& j = in.queued[f.index];
+      const uint32_t pool = r->placement[f.index].pool;
+      if (preempt) {
+        preempt->FinishJob(pass, f.index);
+      } else {
+        pass.ReleaseJob(f.index, pool);
+      }
+      (*held)[pool] -= j.need;
+      r->finished[f.index] = f.time;
+    }
+  }
+}
+
 }  // namespace
 
 SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& progress) {
@@ -96,38 +131,11 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
     add_stats();
     return r;
   }
-  // A finish of a run that preemption stopped is stale (the job stopped, or runs again).
-  auto stale = [&](const Finish& f) {
-    return !f.holding && (!r.started[f.index] || r.finished[f.index] || *r.started[f.index] + in.duration[f.index] != f.time);
-  };
+  auto stale = [&](const Finish& f) { return Stale(f, in, r); };
   // Each round that stops jobs raises what the teams run within their reservations.
   const uint64_t max_rounds = 2 * (uint64_t(n) + in.holdings.size()) + 16;
   for (;;) {
-    while (!finishes.empty() && finishes.top().time <= t) {
-      const Finish f = finishes.top();
-      finishes.pop();
-      if (stale(f)) continue;
-      if (f.holding) {
-        const Holding& h = in.holdings[f.index];
-        if (preempt) {
-          preempt->FinishHolding(*pass, f.index);
-        } else {
-          pass->ReleaseHolding(f.index);
-        }
-        if (h.pool) held[*h.pool] -= h.amount;
-        r.holding_finished[f.index] = f.time;
-      } else {
-        const QueuedJob& j = in.queued[f.index];
-        const uint32_t pool = r.placement[f.index].pool;
-        if (preempt) {
-          preempt->FinishJob(*pass, f.index);
-        } else {
-          pass->ReleaseJob(f.index, pool);
-        }
-        held[pool] -= j.need;
-        r.finished[f.index] = f.time;
-      }
-    }
+    FinishDue(t, in, preempt.get(), *pass, &finishes, &held, &r);
     while (next < n && in.submitted[order[next]] <= t) {
       pass->Join(order[next]);
       if (preempt) preempt->Joined(order[next]);
