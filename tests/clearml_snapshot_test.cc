@@ -366,8 +366,9 @@ Expected Direct(const GenTask& t) {
   const std::string journal_pool = t.journal && (t.journal->pool == "A" || t.journal->pool == "B") ? t.journal->pool : "";
   std::string pool, tells;  // tells: the pool or link queue that gave the pool
   if (t.status == "queued") {
-    // Listed in no queue and handed over by the journal: popped by an agent, not yet started: it holds.
-    if ((t.listed.empty() && !t.journal) || (!t.listed.empty() && !PolicyOf(t.listed).empty())) {
+    // Listed in no queue and handed over by the journal, or with a pool's
+    // queue as its execution.queue: popped by an agent, not yet started: it holds.
+    if ((t.listed.empty() && !t.journal && PoolOf(t.exec).empty()) || (!t.listed.empty() && !PolicyOf(t.listed).empty())) {
       return {PolicyOf(t.exec).empty() ? "rejected" : "queued", "", PolicyOf(t.exec)};
     }
     if (!PoolOf(t.listed).empty()) {

@@ -131,8 +131,10 @@ const char* kIdNote = " (an execution.queue ID that no queue of --clearml-queues
 
 bool TaskRunsAlready(const JobDirectory& dir, const JobEntry& e) {
   if (!e.clearml_task || (e.state && *e.state != "queued")) return false;
-  // Popped by an agent and not yet started: listed in no queue, handed over by the sync.
-  if (!e.listed_in) return static_cast<bool>(e.handed_pool);
+  // Popped by an agent and not yet started: listed in no queue, handed over
+  // by the sync, or with a pool or link queue as its execution.queue (the
+  // agent took it from there, whether or not a journal remembers the move).
+  if (!e.listed_in) return e.handed_pool || (e.queue && dir.pool_queues.find(*e.queue) != nullptr);
   return dir.queues.find(*e.listed_in) == nullptr;
 }
 
@@ -186,6 +188,10 @@ TaskPlacement PlaceTask(const Config& config, const JobDirectory& dir, const Job
       p.pool = *journal_pool;
       p.note = "in flight: waits in queue '" + listed + "' while it starts; the sync journal says it was handed to pool '" +
                Str(e.handed_pool) + "'";
+    } else if (queue_pool != nullptr && !e.listed_in) {
+      p.pool = *queue_pool;
+      pool_queue = queue;
+      p.note = "popped by an agent, not yet started: listed in no queue; taken from pool queue '" + queue + "'";
     } else if (queue_pool != nullptr) {
       p.pool = *queue_pool;
       pool_queue = queue;
