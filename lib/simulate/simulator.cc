@@ -100,8 +100,8 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
   auto stale = [&](const Finish& f) {
     return !f.holding && (!r.started[f.index] || r.finished[f.index] || *r.started[f.index] + in.duration[f.index] != f.time);
   };
-  // Each round that stops jobs raises what the teams run within their reservations.
-  const uint64_t max_rounds = 2 * (uint64_t(n) + in.holdings.size()) + 16;
+  // Each round that goes on stops a job not stopped before at this instant.
+  const uint64_t max_rounds = uint64_t(n) + 2;
   for (;;) {
     while (!finishes.empty() && finishes.top().time <= t) {
       const Finish f = finishes.top();
