@@ -33,6 +33,42 @@ std::optional<Micros> FinishTime(Micros start, Micros duration) {
   return start + duration;
 }
 
+/// Jobs and holdings whose finish time is at most t finish and release what they hold.
+template <typename Stale>
+void ReleaseFinished(const SimulationInput& in, Micros t, const Stale& stale, SimPreemption* preempt,
+                     IncrementalPass& pass_ref, std::priority_queue<Finish>* finishes_ptr, std::vector<Quantity>* held_ptr,
+                     SimulationResult* r_ptr) {
+  auto& finishes = *finishes_ptr;
+  auto& held = *held_ptr;
+  auto& r = *r_ptr;
+  IncrementalPass* pass = &pass_ref;
+    while (!finishes.empty() && finishes.top().time <= t) {
+      const Finish f = finishes.top();
+      finishes.pop();
+      if (stale(f)) continue;
+      if (f.holding) {
+        const Holding& h = in.holdings[f.index];
+        if (preempt) {
+          preempt->FinishHolding(*pass, f.index);
+        } else {
+          pass->ReleaseHolding(f.index);
+        }
+        if (h.pool) held[*h.pool] -= h.amount;
+        r.holding_finished[f.index] = f.time;
+      } else {
+        const QueuedJob& j = in.queued[f.index];
+        const uint32_t pool = r.placement[f.index].pool;
+        if (preempt) {
+          preempt->FinishJob(*pass, f.index);
+        } else {
+          pass->ReleaseJob(f.index, pool);
+        }
+        held[pool] -= j.need;
+        r.finished[f.index] = f.time;
+      }
+    }
+}
+
 }  // namespace
 
 SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& progress) {
@@ -103,31 +139,7 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
   // Each round that goes on stops a job not stopped before at this instant.
   const uint64_t max_rounds = uint64_t(n) + 2;
   for (;;) {
-    while (!finishes.empty() && finishes.top().time <= t) {
-      const Finish f = finishes.top();
-      finishes.pop();
-      if (stale(f)) continue;
-      if (f.holding) {
-        const Holding& h = in.holdings[f.index];
-        if (preempt) {
-          preempt->FinishHolding(*pass, f.index);
-        } else {
-          pass->ReleaseHolding(f.index);
-        }
-        if (h.pool) held[*h.pool] -= h.amount;
-        r.holding_finished[f.index] = f.time;
-      } else {
-        const QueuedJob& j = in.queued[f.index];
-        const uint32_t pool = r.placement[f.index].pool;
-        if (preempt) {
-          preempt->FinishJob(*pass, f.index);
-        } else {
-          pass->ReleaseJob(f.index, pool);
-        }
-        held[pool] -= j.need;
-        r.finished[f.index] = f.time;
-      }
-    }
+    ReleaseFinished(in, t, stale, preempt.get(), *pass, &finishes, &held, &r);
     while (next < n && in.submitted[order[next]] <= t) {
       pass->Join(order[next]);
       if (preempt) preempt->Joined(order[next]);
