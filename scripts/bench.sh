@@ -26,7 +26,9 @@
 # holds its profile's allotment), KEEP=1 keeps the generated files, SEED (1);
 # SECTIONS (which tables: "schedule yaml reservations clearml simulate"),
 # SIM_SIZES (10000 100000 1000000), SIM_RESERVATIONS (some), SIM_LOAD (120),
-# SIM_RUNNING (running entries per 100 queued, 5); MACHINE_SIZES (1000000),
+# SIM_RUNNING (running entries per 100 queued, 5), SIM_PREEMPTION=1 (table 5 also runs
+# each trace with `preemption: {minRuntime: 10m, delay: 1m}` added to its configuration,
+# against the same trace without); MACHINE_SIZES (1000000),
 # MACHINES (16).
 set -euo pipefail
 
@@ -208,6 +210,12 @@ for n in "${SIM_SIZES[@]}"; do
   su=$(cat "$data/user")
   sim[$n]=$t
   sim_user[$n]=$u
+  if [ "${SIM_PREEMPTION:-0}" = 1 ]; then
+    { cat "$dir/config.yaml"; echo "preemption: {minRuntime: 10m, delay: 1m}"; } > "$dir/preempt.yaml"
+    read -r pt pkb < <(measure "$rescfg" -v simulate --config "$dir/preempt.yaml" --trace "$dir/trace.jsonl" --format jsonl -o /dev/null)
+    printf '%10s  with preemption: %s s, RSS %s MB, x%s of the same simulation without\n' "$n" "$pt" \
+      "$(mb $((pkb * 1024)))" "$(ratio "$pt" "$t")"
+  fi
   printf '%10s %9s %9s %10s %8s %9s %8s %11s %8s %9s %10s\n' "$n" "$(mb "$bytes")" "$events" "$t" "$u" "$(mb $((kb * 1024)))" \
     "$(ratio $((kb * 1024)) "$bytes")" "$st" "$su" "$(ratio "$t" "$st")" "$(ratio "$u" "$su")"
 done

@@ -19,6 +19,7 @@ SimPreemption::SimPreemption(const SimulationInput& in, SimulationResult* result
     if (ctx_.reserved[p] > Quantity() && !ctx_.policy_paused[p]) reserving_.push_back(p);
   }
   running_at_.assign(n, kNone);
+  stopped_at_.assign(n, INT64_MIN);
   holding_of_job_.assign(n, kNone);
   original_runs_.assign(in.holdings.size(), true);
   holding_of_original_.resize(in.holdings.size());
@@ -155,6 +156,9 @@ void SimPreemption::BuildHoldings(Micros t) {
     h.policy = j.policy;
     h.amount = j.need;
     h.started_us = *r_.started[k];
+    // Stopped once at this instant and placed again by the pass: not a victim again now, so
+    // that the rounds at one instant end (each stops a job not stopped before).
+    h.handed_over = stopped_at_[k] == t;
     const auto& nodes = in_.config->pools[p.pool].nodes;
     if (nodes) h.machine = j.need > Quantity::Units(nodes->gpus) ? Holding::kBestFit : p.machine;
     input_.holdings.push_back(h);
@@ -192,6 +196,7 @@ void SimPreemption::Stop(uint32_t job, uint32_t preemptor, Micros t, std::vector
   const uint32_t pool = r_.placement[job].pool;
   r_.lost.push_back({job, pool, preemptor, *r_.started[job], t});
   ++r_.preempted[job];
+  stopped_at_[job] = t;
   (*held)[pool] -= input_.queued[job].need;
   RemoveRunning(job);
   r_.started[job].reset();

@@ -91,6 +91,7 @@ class SimPreemption {
   std::vector<std::set<std::pair<uint32_t, uint32_t>>> pending_;  ///< per policy: (queue order, job) joined, not started
   std::vector<std::multiset<Quantity>> needs_;  ///< per policy: needs of its schedulable pending jobs
   std::vector<uint32_t> running_, running_at_;  ///< started jobs that run; per job: its place there
+  std::vector<Micros> stopped_at_;               ///< per job: when it was last stopped
   std::vector<bool> original_runs_;              ///< per original holding
   std::vector<uint32_t> original_machine_;       ///< per original holding: its machine for a rebuild
   /// The current pass's holdings and, per queued job and per original holding, its index there

@@ -132,8 +132,8 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
     return r;
   }
   auto stale = [&](const Finish& f) { return Stale(f, in, r); };
-  // Each round that stops jobs raises what the teams run within their reservations.
-  const uint64_t max_rounds = 2 * (uint64_t(n) + in.holdings.size()) + 16;
+  // Each round that goes on stops a job not stopped before at this instant.
+  const uint64_t max_rounds = uint64_t(n) + 2;
   for (;;) {
     FinishDue(t, in, preempt.get(), *pass, &finishes, &held, &r);
     while (next < n && in.submitted[order[next]] <= t) {
