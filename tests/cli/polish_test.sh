@@ -107,4 +107,19 @@ if command -v script > /dev/null; then
   contains tty.txt "research-1"
 fi
 
+# --- README: contents, and the ClearML path on its first screen ----------------
+head -n 60 "$SRC/README.md" > first-screen.md
+contains first-screen.md "## Contents"
+contains first-screen.md "rescfg sync --state"
+python3 - "$SRC/README.md" <<'PY' || fail "a README contents link names no heading"
+import re, sys
+text = open(sys.argv[1]).read()
+slugs = set()
+for h in re.findall(r'^#{2,3} (.+)$', text, re.M):
+    slugs.add(re.sub(r'[^a-z0-9 -]', '', h.lower()).replace(' ', '-'))
+bad = [a for a in re.findall(r'\]\(#([^)]+)\)', text) if a not in slugs]
+print(*bad, sep='\n')
+sys.exit(1 if bad else 0)
+PY
+
 exit $((failures > 0))
