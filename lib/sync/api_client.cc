@@ -49,7 +49,8 @@ std::string ApiAnswer::Describe() const {
   if (http_status != 0) text = "HTTP " + std::to_string(http_status);
   if (subcode != 0) text += (text.empty() ? "" : ", ") + std::string("result_subcode ") + std::to_string(subcode);
   if (!message.empty()) text += (text.empty() ? "" : ": ") + message;
-  return text.empty() ? "no answer" : text;
+  if (text.empty()) text = "no answer";
+  return at_login ? "at login (auth.login): " + text : text;
 }
 
 ApiAnswer ClassifyAnswer(const HttpResponse& response) {
@@ -212,7 +213,10 @@ ApiAnswer ApiClient::Call(std::string_view endpoint, const std::string& body) {
         if (!token_.empty()) continue;  // another caller logged in meanwhile
       }
       ApiAnswer login = Login();
-      if (!login.ok()) return login;
+      if (!login.ok()) {
+        login.at_login = true;
+        return login;
+      }
       continue;
     }
     ApiAnswer answer = WithRetries(endpoint, body, "Bearer " + token);

@@ -40,6 +40,8 @@ struct ApiAnswer {
   /// have left the call done on the server: the answer of a later attempt
   /// ("the task is not in that queue") may be the first one's doing.
   bool in_doubt = false;
+  /// The login the call needed failed, not the call itself (sync/failed_call.h says so).
+  bool at_login = false;
 
   bool ok() const { return kind == Kind::kOk; }
   /// "HTTP 400, result_subcode 703: invalid queue id or task not in queue".

@@ -1,6 +1,7 @@
 #include "sync/credentials.h"
 
 #include "sync/file_trust.h"
+#include "sync/server_url.h"
 
 #include <sys/stat.h>
 
@@ -99,6 +100,10 @@ std::optional<std::string> CheckServerAddress(const std::string& url, bool insec
   }
   if (host.empty()) {
     *error = "the server address has no host: '" + url + "'";
+    return std::nullopt;
+  }
+  if (std::string problem = ServerUrlProblem(address, host); !problem.empty()) {
+    *error = problem;
     return std::nullopt;
   }
   if (http && !insecure_http && !IsLoopback(host)) {

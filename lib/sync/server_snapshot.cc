@@ -6,6 +6,7 @@
 
 #include "clearml/queues.h"
 #include "clearml/workers.h"
+#include "sync/failed_call.h"
 #include "util/flat_record.h"
 
 namespace rescfg::sync {
@@ -26,7 +27,7 @@ void AppendStringList(std::string* out, const std::vector<std::string>& items) {
 
 FetchOutcome Failed(std::string_view endpoint, ApiAnswer answer) {
   FetchOutcome outcome;
-  outcome.error = std::string(endpoint) + ": " + answer.Describe();
+  outcome.error = FailedCall(endpoint, answer);
   outcome.failure = std::move(answer);
   return outcome;
 }

@@ -83,4 +83,43 @@ grep -qF "$outside" out.txt && fail "the comment holds an absolute path outside:
 contains out.txt '--state ci-state'
 rm -rf "$outside"
 
+# --- scripts/example: a first build says how long it takes; progress on a terminal
+mkdir -p ex/scripts ex/bin ex/testdata/examples
+cp "$SRC/scripts/example" ex/scripts/
+cp "$SRC/testdata/examples/worked-example.yaml" "$SRC/testdata/examples/worked-example-jobs.yaml" ex/testdata/examples/
+printf '#!/bin/sh\necho "installing packages"\n' > ex/scripts/install-deps.sh
+{
+  echo '#!/bin/sh'
+  echo '[ "$1" = --build ] || exit 0'
+  echo 'echo "[1/113] Building CXX object"; sleep 5'
+  echo 'echo "[57/113] Building CXX object"; sleep 3'
+  echo "ln -sf '$RESCFG' build/rescfg"
+} > ex/bin/cmake
+chmod +x ex/bin/cmake
+PATH="$PWD/ex/bin:$PATH" expect 0 sh ex/scripts/example
+contains err.txt "a first build takes about 15 minutes on two cores"
+grep -q 'compiling' err.txt && fail "progress shown when standard error is no terminal"
+contains out.txt "research-1"
+if command -v script > /dev/null; then
+  rm ex/build/rescfg
+  PATH="$PWD/ex/bin:$PATH" script -qec "sh ex/scripts/example" /dev/null > tty.txt 2>&1 < /dev/null
+  contains tty.txt "compiling [1/113]"
+  contains tty.txt "research-1"
+fi
+
+# --- README: contents, and the ClearML path on its first screen ----------------
+head -n 60 "$SRC/README.md" > first-screen.md
+contains first-screen.md "## Contents"
+contains first-screen.md "rescfg sync --state"
+python3 - "$SRC/README.md" <<'PY' || fail "a README contents link names no heading"
+import re, sys
+text = open(sys.argv[1]).read()
+slugs = set()
+for h in re.findall(r'^#{2,3} (.+)$', text, re.M):
+    slugs.add(re.sub(r'[^a-z0-9 -]', '', h.lower()).replace(' ', '-'))
+bad = [a for a in re.findall(r'\]\(#([^)]+)\)', text) if a not in slugs]
+print(*bad, sep='\n')
+sys.exit(1 if bad else 0)
+PY
+
 exit $((failures > 0))
