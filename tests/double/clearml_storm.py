@@ -84,7 +84,7 @@ class Storm:
             time.sleep(STEP)
 
     def violation(self, text):
-        if len(self.violations) < 50:
+        if len(self.violations) < 50 and text not in self.violations:
             self.violations.append(text)
 
     def step(self, now):
@@ -132,7 +132,13 @@ class Storm:
                     used[pool] += self.need_of(model, task["id"])
         for pool, spec in self.pools.items():
             if used[pool] > spec["size"]:
-                self.violation(f"pool {pool} holds {used[pool]} GPUs of work on {spec['size']}")
+                held = ", ".join(f"{t} {h['phase']} {h['need']}" for t, h in sorted(spec["held"].items()))
+                waiting = ", ".join(f"{e['task']} in {q['name']} {self.need_of(model, e['task'])}"
+                                    for q in model.queues if queue_pool.get(q["name"]) == pool
+                                    for e in q["entries"]
+                                    if (model.tasks.get(e["task"]) or {}).get("status") == "queued")
+                self.violation(f"pool {pool} holds {used[pool]} GPUs of work on {spec['size']}: "
+                               f"its agent holds {held or 'nothing'}; waiting: {waiting or 'nothing'}")
 
     def need_of(self, model, task_id):
         return self.need.get(model.origin.get(task_id), Fraction(1))
