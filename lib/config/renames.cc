@@ -105,7 +105,9 @@ std::vector<LeftQueue> QueuesLeftByRenames(const Config& config) {
   for (const Policy& policy : config.policies) {
     for (const auto& entry : policy.profiles) {
       const Profile* profile = Named(config.profiles, entry.profile);
-      if (entry.queue || profile == nullptr || (!policy.renamed_from && !profile->renamed_from)) continue;
+      if (profile == nullptr || (!policy.renamed_from && !profile->renamed_from)) continue;
+      // Only a queue that follows the names moves with them.
+      if (entry.queue && *entry.queue != DefaultPolicyQueue(policy.name, profile->name)) continue;
       const bool by_policy = policy.renamed_from.has_value();
       const std::string old = DefaultPolicyQueue(policy.renamed_from.value_or(policy.name),
                                                  profile->renamed_from.value_or(profile->name));
