@@ -81,6 +81,7 @@ struct ProvisionOptions {
   std::optional<long> expect_revision;
   bool strict = false;
   int lock_timeout_seconds = 10;
+  JobsSource jobs;                 ///< optional: counts the tasks of removed policy queues
 };
 int RunProvision(const ProvisionOptions& options);
 
@@ -92,6 +93,7 @@ struct PlanOptions {
   bool strict = false;
   int lock_timeout_seconds = 10;
   std::string format = "text";     ///< text | markdown: the summary on stdout
+  JobsSource jobs;                 ///< optional: counts the tasks of removed policy queues
 };
 int RunPlan(const PlanOptions& options);
 

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "config_source.h"
 #include "output_file.h"
+#include "state/history_renames.h"
 #include "state/state_store.h"
 #include "util/json_writer.h"
 #include "util/text_table.h"
@@ -26,10 +27,12 @@ int RunHistory(const HistoryOptions& options) {
     return kExitUnusable;
   }
   std::string out;
+  const std::vector<HistoryEntry>& history = store->history();
+  const std::vector<std::vector<std::string>> renames = RenamesOfHistory(*store);
   if (options.format == "json") {
     JsonWriter json(2);
     json.BeginObject().Field("current", int64_t(store->revision())).Key("revisions").BeginArray();
-    for (const auto& e : store->history()) WriteHistoryEntry(json, e, HistoryForm::kOutput);
+    for (size_t i = 0; i < history.size(); ++i) WriteHistoryEntry(json, history[i], HistoryForm::kOutput, renames[i]);
     json.EndArray().EndObject();
     out = json.str() + "\n";
   } else if (store->history().empty()) {
@@ -38,8 +41,12 @@ int RunHistory(const HistoryOptions& options) {
     TextTable table({"REVISION", "TIME", "USER", "CHANGES", "SHA256", "MESSAGE"});
     table.SetAlign(0, TextTable::Align::kRight);
     table.SetAlign(3, TextTable::Align::kRight);
-    for (const auto& e : store->history()) {
+    for (size_t n = 0; n < history.size(); ++n) {
+      const HistoryEntry& e = history[n];
       std::string message = e.message;
+      // Renames follow the message (rescfg(5), RENAMES).
+      for (size_t i = 0; i < renames[n].size(); ++i) message += (i == 0 ? " [" : "; ") + renames[n][i];
+      if (!renames[n].empty()) message += "]";
       for (char& c : message) if (c == '\n' || c == '\t' || c == '\r') c = ' ';
       table.AddRow({std::to_string(e.revision), e.time, e.user, std::to_string(e.changes),
                     e.sha256.substr(0, 12), message});

@@ -13,6 +13,7 @@
 #include "config/canonical.h"
 #include "config_source.h"
 #include "output_file.h"
+#include "removed_queues.h"
 #include "shown_path.h"
 #include "state/history.h"
 #include "state/plan.h"
@@ -119,6 +120,7 @@ int RunPlan(const PlanOptions& options) {
     return kExitUnusable;
   }
   if (!change->base_warning.empty()) spdlog::warn("{}: {}", dir, change->base_warning);
+  if (!AddRemovedQueueFindings(*change, *config, options.jobs, dir, &change->rename_findings)) return kExitUnusable;
   if (!RenameFindingsAllowed(&change->rename_findings, DisplayName(options.file), options.strict)) {
     spdlog::error("no plan written: a warning and --strict");
     return kExitFindings;

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "config/canonical.h"
 #include "config_source.h"
+#include "removed_queues.h"
 #include "diff/config_diff.h"
 #include "state/plan.h"
 #include "state/plan_key.h"
@@ -99,6 +100,7 @@ int Provision(const ProvisionOptions& options, const Proposal& proposal) {
     return kExitUnusable;
   }
   if (!change->base_warning.empty()) spdlog::warn("{}: {}", dir, change->base_warning);
+  if (!AddRemovedQueueFindings(*change, proposal.config, options.jobs, dir, &change->rename_findings)) return kExitUnusable;
   if (!RenameFindingsAllowed(&change->rename_findings,
                              proposal.plan ? proposal.plan->file : DisplayName(options.file), options.strict)) {
     spdlog::error("not provisioned: a warning and --strict; the state is unchanged");

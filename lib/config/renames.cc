@@ -94,6 +94,33 @@ Config FollowRenames(const Config& provisioned, const RenameMap& renames, const 
   return out;
 }
 
+std::vector<LeftQueue> QueuesLeftByRenames(const Config& config) {
+  std::vector<LeftQueue> out;
+  for (const Pool& pool : config.pools) {
+    if (pool.renamed_from && pool.queue == pool.name) {
+      out.push_back({*pool.renamed_from, pool.queue, "pools[" + pool.name + "].renamedFrom", pool.renamed_from_mark,
+                     "pool " + *pool.renamed_from + " is now " + pool.name});
+    }
+  }
+  for (const Policy& policy : config.policies) {
+    for (const auto& entry : policy.profiles) {
+      const Profile* profile = Named(config.profiles, entry.profile);
+      if (profile == nullptr || (!policy.renamed_from && !profile->renamed_from)) continue;
+      // Only a queue that follows the names moves with them.
+      if (entry.queue && *entry.queue != DefaultPolicyQueue(policy.name, profile->name)) continue;
+      const bool by_policy = policy.renamed_from.has_value();
+      const std::string old = DefaultPolicyQueue(policy.renamed_from.value_or(policy.name),
+                                                 profile->renamed_from.value_or(profile->name));
+      out.push_back({old, DefaultPolicyQueue(policy.name, profile->name),
+                     by_policy ? "policies[" + policy.name + "].renamedFrom" : "profiles[" + profile->name + "].renamedFrom",
+                     by_policy ? policy.renamed_from_mark : profile->renamed_from_mark,
+                     by_policy ? "policy " + *policy.renamed_from + " is now " + policy.name
+                               : "profile " + *profile->renamed_from + " is now " + profile->name});
+    }
+  }
+  return out;
+}
+
 void CheckRenamesKnown(const Config& provisioned, const Config& config, const std::string& file,
                        std::vector<Finding>* findings) {
   Unknown(provisioned.pools, config.pools, "pools", "pool", file, findings);

@@ -36,4 +36,16 @@ Config FollowRenames(const Config& provisioned, const RenameMap& renames, const 
 void CheckRenamesKnown(const Config& provisioned, const Config& config, const std::string& file,
                        std::vector<Finding>* findings);
 
+/// A queue that a rename leaves behind: the old default queue of a policy
+/// entry whose policy or profile was renamed (`Dev/1xGPU` now
+/// `Platform/single`), or the old queue of a renamed pool whose queue
+/// followed its name. Tasks may wait there until they drain.
+struct LeftQueue {
+  std::string old_queue, queue;  ///< before and now
+  std::string path;              ///< the renamed object's renamedFrom, e.g. policies[Platform].renamedFrom
+  Mark mark;                     ///< where that renamedFrom is written
+  std::string rename;            ///< "policy Dev is now Platform"
+};
+std::vector<LeftQueue> QueuesLeftByRenames(const Config& config);
+
 }  // namespace rescfg

@@ -13,13 +13,15 @@ const std::vector<std::string_view>& ExportFindingCodes(std::string_view target)
   static const std::vector<std::string_view> kAgent = {
       "dynamic-queue", "fractional-pool-size", "inexpressible-fraction",
       "mixed-queue",   "multi-machine-allotment", "one-agent-many-gpus", "open-chart", "option-like-queue",
-      "unused-pool"};
+      "renamed-queue", "unused-pool"};
   static const std::vector<std::string_view> kKueue = {
       "kueue-execution-priority", "kueue-fixed-allotment", "kueue-fraction",      "kueue-paused-pool",
       "kueue-policy-priority",    "kueue-rounded",         "kueue-split-limit",   "kueue-split-reservation",
       "kueue-starved-queue",      "kueue-transformation",
       // With `preemption` (export/kueue_preemption.h).
-      "kueue-min-runtime", "kueue-not-preemptible", "kueue-preemption-delay", "kueue-victim-order"};
+      "kueue-min-runtime", "kueue-not-preemptible", "kueue-preemption-delay", "kueue-victim-order",
+      // After a rename (export/renamed_queues.h).
+      "kueue-renamed-queue"};
   static const std::vector<std::string_view> kNone;
   return target == "clearml-agent" ? kAgent : target == "kueue" ? kKueue : kNone;
 }

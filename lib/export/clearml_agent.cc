@@ -6,6 +6,7 @@
 
 #include "config/canonical.h"
 #include "export/agent_sizing.h"
+#include "export/renamed_queues.h"
 #include "export/values_tree.h"
 #include "util/edit_distance.h"
 #include "util/json_writer.h"
@@ -552,6 +553,7 @@ ExportResult ExportClearmlAgent(const Config& config, const ClearmlAgentOptions&
     return result;
   }
   AgentExport(config, options).Run(pools, &result);
+  RenamedQueueFindings(config, RenameEngine::kClearmlAgent, &result.findings);
   return result;
 }
 

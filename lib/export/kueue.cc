@@ -7,6 +7,7 @@
 #include "export/kueue_names.h"
 #include "export/kueue_objects.h"
 #include "export/kueue_preemption.h"
+#include "export/renamed_queues.h"
 #include "export/kueue_priority.h"
 #include "export/kueue_quota.h"
 #include "export/kueue_requests.h"
@@ -35,6 +36,7 @@ ExportResult ExportKueue(const Config& config, const std::string& file) {
   }
   const KueuePriorities priorities = RankPolicyQueues(config, names.queues, &result.findings);
   PreemptionFindings(config, &result.findings);
+  RenamedQueueFindings(config, RenameEngine::kKueue, &result.findings);
   auto objects = std::make_shared<const KueueObjects>(
       BuildKueueObjects({config, names, requests, quota, priorities}, file, &result.errors, &result.findings));
   if (result.errors.empty()) {

@@ -121,6 +121,25 @@ void ServedProfile(const Config& config, const JobDirectory& dir, const JobEntry
   }
 }
 
+/// The pool or link queue whose profile tells what a task holds when its
+/// policy queue is gone: the one its worker took it from, else the one of
+/// that pool it serves, else the pool's own queue.
+std::string QueueOfOrphan(const Config& config, const JobDirectory& dir, const JobEntry& e, uint32_t pool) {
+  auto of_pool = [&](TextRef q) {
+    const uint32_t* owner = q ? dir.pool_queues.find(*q) : nullptr;
+    return owner != nullptr && *owner == pool;
+  };
+  if (e.worker != nullptr && e.worker->also == nullptr) {
+    if (of_pool(e.worker->queue)) return Str(e.worker->queue);
+    std::vector<std::string> served;
+    for (TextRef q : e.worker->queues) {
+      if (of_pool(q) && std::find(served.begin(), served.end(), Str(q)) == served.end()) served.push_back(Str(q));
+    }
+    if (served.size() == 1) return served[0];
+  }
+  return config.pools[pool].queue;
+}
+
 void AddNote(TaskPlacement* p, const std::string& note) {
   if (!note.empty()) p->note += (p->note.empty() ? "" : "; ") + note;
 }
@@ -158,14 +177,26 @@ TaskPlacement PlaceTask(const Config& config, const JobDirectory& dir, const Job
   const uint32_t* queue_pool = dir.pool_queues.find(queue);
   std::string pool_queue;  // the pool or link queue that tells its pool
   std::string why;         // why no pool can be told
+  std::string orphan;      // why it counts against no policy ("" when it does)
   if (running) {
     if (queue_pool != nullptr) {
       p.pool = *queue_pool;
       pool_queue = queue;
     } else if (!target) {
-      p.invalid = "cannot tell what it holds: its queue '" + queue + "' is neither a policy queue nor a pool or link queue" +
-                  (e.queue_from_id ? kIdNote : "");
-      return p;
+      // Its team or queue was renamed or removed: the pool that its worker
+      // or the journal tells still holds it (rescfg(5), RENAMES).
+      auto told = PoolOfWorkers(config, dir, e, &why);
+      if (!told && journal_pool) told = journal_pool;
+      if (!told) {
+        p.invalid = "cannot tell what it holds: its queue '" + queue + "' is neither a policy queue nor a pool or link queue" +
+                    (e.queue_from_id ? kIdNote : "") + "; " + why;
+        return p;
+      }
+      p.pool = *told;
+      pool_queue = QueueOfOrphan(config, dir, e, *told);
+      orphan = "its queue '" + queue + "' is no policy queue (its team or queue was renamed or removed): it holds in pool '" +
+               config.pools[*told].name + "', " + (told == journal_pool && !e.worker ? "to which the sync journal says it was handed, " : "") +
+               "counted against no policy";
     } else if (auto by_worker = PoolOfWorkers(config, dir, e, &why)) {
       p.pool = *by_worker;
     } else if (journal_pool) {
@@ -224,6 +255,10 @@ TaskPlacement PlaceTask(const Config& config, const JobDirectory& dir, const Job
   } else {
     ServedProfile(config, dir, e, pool_queue, *p.pool, &p);
     if (!p.invalid.empty()) return p;
+    if (!orphan.empty()) {
+      AddNote(&p, orphan);
+      p.warning = true;
+    }
   }
   if (!p.pool) {
     AddNote(&p, why + "; counted against policy '" + config.policies[*p.policy].name +

@@ -33,7 +33,8 @@ std::string CurrentUser() {
   return std::to_string(::getuid());
 }
 
-void WriteHistoryEntry(JsonWriter& json, const HistoryEntry& entry, HistoryForm form) {
+void WriteHistoryEntry(JsonWriter& json, const HistoryEntry& entry, HistoryForm form,
+                       const std::vector<std::string>& renames) {
   json.BeginObject()
       .Field("revision", int64_t(entry.revision))
       .Field("sha256", entry.sha256)
@@ -45,6 +46,11 @@ void WriteHistoryEntry(JsonWriter& json, const HistoryEntry& entry, HistoryForm 
     json.Field("sourceSha256", entry.source_sha256);
   } else if (form == HistoryForm::kOutput) {
     json.Key("sourceSha256").Null();
+  }
+  if (form == HistoryForm::kOutput && !renames.empty()) {
+    json.Key("renames").BeginArray();
+    for (const std::string& r : renames) json.String(r);
+    json.EndArray();
   }
   json.EndObject();
 }

@@ -28,7 +28,10 @@ struct HistoryEntry {
 /// line of history.jsonl (sourceSha256 only when there is one); kOutput is
 /// `rescfg history --format json` (sourceSha256 always, null when absent).
 enum class HistoryForm { kStored, kOutput };
-void WriteHistoryEntry(JsonWriter& json, const HistoryEntry& entry, HistoryForm form = HistoryForm::kStored);
+/// `renames`, shown and never stored, are those the revision made ("policy
+/// Dev -> Platform", state/history_renames.h): kOutput writes them when there are some.
+void WriteHistoryEntry(JsonWriter& json, const HistoryEntry& entry, HistoryForm form = HistoryForm::kStored,
+                       const std::vector<std::string>& renames = {});
 /// One history line as stored in history.jsonl (without the newline).
 std::string HistoryLine(const HistoryEntry& entry);
 /// Parses one history line; nullopt when damaged.

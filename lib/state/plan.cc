@@ -189,6 +189,7 @@ std::optional<PlannedChange> PlanChange(const StateStore* store, const Config& c
   const bool from_nothing = !text || !change.base_warning.empty();
   change.diff = from_nothing ? DiffFromNothing(config) : DiffConfigs(base, config);
   if (!from_nothing) CheckRenamesKnown(base, config, "", &change.rename_findings);
+  if (!from_nothing) change.base = base;
   // A new order of pools is no change that means anything.
   if (text && change.base_warning.empty()) change.up_to_date = *text == canonical || change.diff.empty();
   return change;

@@ -64,6 +64,9 @@ struct PlannedChange {
   /// rename-unknown warnings of the configuration against the base (their
   /// file left empty for the caller to name).
   std::vector<Finding> rename_findings;
+  /// The base configuration, when there is one that loads (for the
+  /// removed-policy-queue warnings, rescfg(5), RENAMES).
+  std::optional<Config> base;
 };
 std::optional<PlannedChange> PlanChange(const StateStore* store, const Config& config, const std::string& canonical,
                                         std::string* error);

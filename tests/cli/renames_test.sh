@@ -29,6 +29,16 @@ golden out.txt rename.plan.md
 expect 0 "$RESCFG" provision --plan r.plan --state st -m "Dev is now Platform"
 contains out.txt '~ policy "Dev" -> "Platform"'
 contains out.txt "7 changes: 0 added, 0 removed, 7 changed."
+expect 0 "$RESCFG" history --state st
+contains out.txt "Dev is now Platform [pool A100 -> A100 bare metal; profile 1xGPU -> single; policy Dev -> Platform]"
+expect 0 "$RESCFG" history --state st --format json
+[ "$(jq -c '.revisions[1].renames' out.txt)" = '["pool A100 -> A100 bare metal","profile 1xGPU -> single","policy Dev -> Platform"]' ] ||
+  fail "history --format json: $(jq -c '.revisions[1]' out.txt)"
+# Exports name the new objects; the old queues may hold tasks until they drain.
+expect 1 "$RESCFG" export clearml-agent --state st
+contains err.txt "renamed-queue: policies[Platform].renamedFrom: policy Dev is now Platform: the export names queue 'Platform/single'; the old queue 'Dev/1xGPU' may still hold tasks until they drain"
+expect 1 "$RESCFG" export kueue --state st
+contains err.txt "kueue-renamed-queue"
 expect 0 "$RESCFG" reset --state st --canonical
 cmp -s out.txt after.canonical || fail "the revision does not keep renamedFrom"
 # Kept, it follows nothing new and warns of nothing; removed, it is an ordinary change.
