@@ -108,7 +108,7 @@ class Teller {
         case PoolTrial::Outcome::kDecided: pool.outcome = "decided"; pool.detail = "the decision"; break;
       }
       if (trial.outcome != PoolTrial::Outcome::kPaused && trial.outcome != PoolTrial::Outcome::kNotReached) {
-        Candidates(trial, who, j, &pool);
+        Candidates(trial, who, j, trace.decided_before, &pool);
       }
       s->pools.push_back(std::move(pool));
     }
@@ -124,7 +124,9 @@ class Teller {
                                 verdict, std::move(detail)});
   }
 
-  void Candidates(const PoolTrial& trial, const std::string& who, const QueuedJob& j, PreemptionPoolStory* pool) const {
+  /// `earlier`: how many decisions were made before the preemptor's turn.
+  void Candidates(const PoolTrial& trial, const std::string& who, const QueuedJob& j, uint32_t earlier,
+                  PreemptionPoolStory* pool) const {
     std::vector<bool> told(input_.holdings.size(), false);
     for (const TraceStep& step : trial.steps) {
       told[step.holding] = true;
@@ -157,7 +159,8 @@ class Teller {
       if (e == VictimEligibility::kCandidate) {
         if (holding.policy && *holding.policy == j.policy) {
           Add(pool, h, "own-team", "of " + config_.policies[j.policy].name + ", " + who + "'s own team");
-        } else if (auto* v = entry == SIZE_MAX ? nullptr : FindDecision(report_.victim_of, entry)) {
+        } else if (auto* v = entry == SIZE_MAX ? nullptr : FindDecision(report_.victim_of, entry);
+                   v && v->second < earlier) {  // a later preemptor's victim was not one yet
           Add(pool, h, "victim", "already a victim of " + Id(report_.preemptions[v->second].job));
         } else {
           Add(pool, h, "not-needed", trial.outcome == PoolTrial::Outcome::kNoFit

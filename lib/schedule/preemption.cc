@@ -125,6 +125,7 @@ class Decider {
   void StartTrace(uint32_t job, size_t turn) {
     const QueuedJob& j = input_.queued[job];
     trace_->turn = static_cast<uint32_t>(turn + 1);
+    trace_->decided_before = static_cast<uint32_t>(result_->preemptions.size());
     trace_->used = state_.used[j.policy];
     trace_->pools.clear();
     for (uint32_t x : ctx_.links[j.profile]) {
@@ -273,6 +274,7 @@ class Decider {
       trace_->job = job;
       trace_->verdict = PreemptorVerdict::kTried;
       trace_->turn = turn_;
+      trace_->decided_before = static_cast<uint32_t>(result_->preemptions.size());
       trace_->used = state_.used[j.policy];
       trace_->pools.assign(1, std::move(scratch));
     }

@@ -73,6 +73,7 @@ struct PreemptionTrace {
   PreemptorVerdict verdict = PreemptorVerdict::kNotPending;
   uint32_t turn = 0;        ///< its place among the preemptors (1-based), 0: none
   uint32_t preemptors = 0;  ///< how many there were
+  uint32_t decided_before = 0;  ///< decisions made before its turn
   Quantity used;            ///< its policy's usage when its turn came (stopping jobs not counted)
   std::vector<PoolTrial> pools;
 };
