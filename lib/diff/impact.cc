@@ -15,7 +15,7 @@ std::optional<std::string> Owned(TextRef t) {
 }
 
 OutcomeSummary Summary(const JobOutcome& o) { return {o.status, Owned(o.pool), Owned(o.reason),
-                                                      HasMessage(o) ? std::optional(MessageOf(o)) : std::nullopt}; }
+                                                      HasMessage(o) ? std::optional(MessageOf(o)) : std::nullopt, {}, false}; }
 
 std::string Describe(const OutcomeSummary& o) {
   std::string out = JobStatusName(o.status);

@@ -80,7 +80,7 @@ class Teller {
       s->summary = "preempts in " + s->pool + ": " + MessageOf(report_.jobs[queued_outcome_[trace.job]]);
     } else {
       s->verdict = "no-victims";
-      s->summary = "no linked pool can be freed enough for it without cutting a team below its reservation";
+      s->summary = "no linked pool can be freed enough for it: each pool below tells why";
     }
   }
 

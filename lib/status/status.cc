@@ -87,7 +87,7 @@ StatusReport BuildStatus(const Config& config, const ScheduleReport& schedule, s
   std::map<std::string_view, TeamCard*> teams;
   for (size_t p = 0; p < config.policies.size(); ++p) {
     const Policy& policy = config.policies[p];
-    TeamCard card{policy.name, policy.reserved, policy.limit, Quantity(), policy.paused, false, 0, 0, 0, 0};
+    TeamCard card{policy.name, policy.reserved, policy.limit, Quantity(), policy.paused, false, 0, 0, 0, 0, 0, 0};
     if (p < schedule.policies.size()) {
       card.used = schedule.policies[p].used;
       card.over_limit = schedule.policies[p].over_limit;
