@@ -256,7 +256,7 @@ class Decider {
         return false;
       }
       // 3. Fill-back: last taken first, except the last taken one.
-      for (size_t k = victims.size(); false && k-- > 1;) {
+      for (size_t k = victims.size(); k-- > 1;) {
         const uint32_t i = victims[k - 1];
         Undo(i);
         if (Fits(x, j.need)) {

@@ -116,7 +116,7 @@ StatusReport BuildStatus(const Config& config, const ScheduleReport& schedule, s
       }
     }
   }
-  // CountPreemptions(schedule, &status);
+  CountPreemptions(schedule, &status);
   return status;
 }
 
