@@ -12,6 +12,7 @@
 #include "diff/config_diff.h"
 #include "diff/impact.h"
 #include "jobs/loader.h"
+#include "now.h"
 #include "output_file.h"
 #include "simulate/comparison.h"
 #include "simulation.h"
@@ -98,11 +99,12 @@ int RunDiff(const DiffOptions& options) {
     LogFindings(renames);
   }
   std::optional<std::vector<JobImpact>> impact;
+  PreemptionImpact preemption;
   if (!options.jobs.file.empty() || options.jobs.from_sync) {
     auto jobs = LoadJobsFrom(options.jobs, ImpactParameterPaths(*old_config, *new_config), nullptr, nullptr,
                              {&*old_config, &*new_config});
     if (!jobs) return kExitUnusable;
-    impact = ComputeImpact(*old_config, *new_config, jobs->entries);
+    impact = ComputeImpact(*old_config, *new_config, jobs->entries, NowMicros(options.jobs.now), &preemption);
   }
   std::optional<std::pair<SimulationReport, SimulationReport>> simulated;
   if (!options.trace.file.empty()) {
@@ -119,6 +121,7 @@ int RunDiff(const DiffOptions& options) {
       doc.Add("### Impact on the jobs in " + (options.jobs.from_sync ? std::string("the last sync's snapshot")
                                                            : MarkdownCode(DisplayName(options.jobs.file))));
       RenderImpactMarkdown(*impact, doc);
+      RenderPreemptionImpactMarkdown(preemption, doc);
     }
     if (simulated) {
       doc.Add("### Simulation of " + MarkdownCode(DisplayName(options.trace.file)));
@@ -133,6 +136,10 @@ int RunDiff(const DiffOptions& options) {
     if (impact) {
       json.Key("impact");
       WriteImpactJson(*impact, json);
+      if (preemption.shown()) {
+        json.Key("preemption");
+        WritePreemptionImpactJson(preemption, json);
+      }
     }
     if (simulated) {
       json.Key("simulation");
@@ -144,7 +151,8 @@ int RunDiff(const DiffOptions& options) {
     out = RenderDiffText(diff);
     if (impact) {
       out += "\nImpact on the jobs in " +
-           (options.jobs.from_sync ? std::string("the last sync's snapshot") : DisplayName(options.jobs.file)) + ":\n" + RenderImpactText(*impact);
+           (options.jobs.from_sync ? std::string("the last sync's snapshot") : DisplayName(options.jobs.file)) + ":\n" + RenderImpactText(*impact) +
+           RenderPreemptionImpactText(preemption);
     }
     if (simulated) {
       out += "\nSimulation of " + DisplayName(options.trace.file) + ":\n" +

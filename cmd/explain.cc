@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "config_source.h"
 #include "explain/explain.h"
+#include "now.h"
 #include "output_file.h"
 
 namespace rescfg::cmd {
@@ -16,7 +17,8 @@ int RunExplain(const ExplainOptions& options) {
   if (!jobs) return kExitUnusable;
   std::string error;
   auto explanation =
-      ExplainJob(*config, std::move(*jobs), options.job, static_cast<size_t>(options.max_ahead), &error);
+      ExplainJob(*config, std::move(*jobs), options.job, static_cast<size_t>(options.max_ahead), &error,
+                 NowMicros(options.jobs.now));
   if (!explanation) {
     spdlog::error("{}", error);
     return kExitUnusable;

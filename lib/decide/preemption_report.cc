@@ -9,6 +9,9 @@ namespace rescfg {
 void ReportPreemptions(const Config& config, const SchedulingInput& input, const SchedulingResult& result,
                        const std::vector<uint32_t>& queued_outcome, ScheduleReport* report) {
   report->preemption = config.preemption.has_value() && config.enabled;
+  for (size_t h = 0; h < input.holdings.size() && h < report->running.size(); ++h) {
+    if (input.holdings[h].stopping) report->stopping.push_back(report->running[h]);
+  }
   for (const Preemption& p : result.preemptions) {
     const auto decision = static_cast<uint32_t>(report->preemptions.size());
     PreemptionOutcome out;
@@ -27,6 +30,11 @@ void ReportPreemptions(const Config& config, const SchedulingInput& input, const
   }
   std::sort(report->victim_of.begin(), report->victim_of.end());
   std::sort(report->preemptor_of.begin(), report->preemptor_of.end());
+}
+
+const std::pair<size_t, uint32_t>* FindDecision(const std::vector<std::pair<size_t, uint32_t>>& marks, size_t job) {
+  auto it = std::lower_bound(marks.begin(), marks.end(), std::pair<size_t, uint32_t>{job, 0});
+  return it != marks.end() && it->first == job ? &*it : nullptr;
 }
 
 }  // namespace rescfg

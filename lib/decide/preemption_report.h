@@ -15,4 +15,8 @@ namespace rescfg {
 void ReportPreemptions(const Config& config, const SchedulingInput& input, const SchedulingResult& result,
                        const std::vector<uint32_t>& queued_outcome, ScheduleReport* report);
 
+/// The decision entry `job` takes part in through `marks` (report.victim_of or preemptor_of):
+/// its index into report.preemptions, or nullptr.
+const std::pair<size_t, uint32_t>* FindDecision(const std::vector<std::pair<size_t, uint32_t>>& marks, size_t job);
+
 }  // namespace rescfg

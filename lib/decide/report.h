@@ -64,6 +64,7 @@ struct ScheduleReport {
   std::vector<PreemptionOutcome> preemptions;  ///< in decision order
   /// (index into jobs, index into preemptions), ascending by job: the victims and the preemptors.
   std::vector<std::pair<size_t, uint32_t>> victim_of, preemptor_of;
+  std::vector<size_t> stopping;        ///< running jobs asked to stop (indexes into jobs, file order)
 };
 
 /// Resolves the entries against `config` (defaults applied, valid), runs the

@@ -15,13 +15,13 @@ std::optional<std::string> Owned(TextRef t) {
 }
 
 OutcomeSummary Summary(const JobOutcome& o) { return {o.status, Owned(o.pool), Owned(o.reason),
-                                                      HasMessage(o) ? std::optional(MessageOf(o)) : std::nullopt}; }
+                                                      HasMessage(o) ? std::optional(MessageOf(o)) : std::nullopt, {}, false}; }
 
 std::string Describe(const OutcomeSummary& o) {
   std::string out = JobStatusName(o.status);
   if (o.pool) out += (o.status == JobStatus::kRunning ? " in " : " to ") + JsonQuote(*o.pool);
   if (o.reason) out += " (" + *o.reason + ")";
-  return out;
+  return out + PreemptionPartText(o.preemption);
 }
 
 void WriteOutcome(const OutcomeSummary& o, JsonWriter& json) {
@@ -32,6 +32,7 @@ void WriteOutcome(const OutcomeSummary& o, JsonWriter& json) {
   if (o.reason) json.String(*o.reason); else json.Null();
   json.Key("message");
   if (o.message) json.String(*o.message); else json.Null();
+  if (o.with_preemption) WritePreemptionPartJson(o.preemption, json);
   json.EndObject();
 }
 
@@ -46,13 +47,20 @@ std::vector<std::string> ImpactParameterPaths(const Config& old_config, const Co
 }
 
 std::vector<JobImpact> ComputeImpact(const Config& old_config, const Config& new_config,
-                                     const std::vector<JobEntry>& entries) {
-  ScheduleReport before = BuildSchedule(old_config, entries);
-  ScheduleReport after = BuildSchedule(new_config, entries);
+                                     const std::vector<JobEntry>& entries, int64_t now_us,
+                                     PreemptionImpact* preemption) {
+  ScheduleReport before = BuildSchedule(old_config, entries, now_us);
+  ScheduleReport after = BuildSchedule(new_config, entries, now_us);
+  const PreemptionImpact counts = CountPreemptionImpact(before, after);
+  if (preemption) *preemption = counts;
   std::vector<JobImpact> impact;
   for (size_t i = 0; i < before.jobs.size() && i < after.jobs.size(); ++i) {
-    if (SameOutcome(before.jobs[i], after.jobs[i])) continue;
+    PreemptionPart was = PreemptionPartOf(before, i), is = PreemptionPartOf(after, i);
+    if (SameOutcome(before.jobs[i], after.jobs[i]) && was == is) continue;
     impact.push_back({after.jobs[i].entry, Owned(after.jobs[i].id), Summary(before.jobs[i]), Summary(after.jobs[i])});
+    impact.back().before.preemption = std::move(was);
+    impact.back().after.preemption = std::move(is);
+    impact.back().before.with_preemption = impact.back().after.with_preemption = counts.shown();
   }
   return impact;
 }

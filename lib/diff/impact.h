@@ -9,6 +9,7 @@
 
 #include "config/model.h"
 #include "decide/report.h"
+#include "diff/preemption_impact.h"
 #include "jobs/job.h"
 #include "util/json_writer.h"
 #include "util/markdown.h"
@@ -20,6 +21,8 @@ namespace rescfg {
 struct OutcomeSummary {
   JobStatus status = JobStatus::kPending;
   std::optional<std::string> pool, reason, message;
+  PreemptionPart preemption;    ///< its part in the preemption decisions
+  bool with_preemption = false; ///< either side configures preemption: JSON carries the part
 };
 
 struct JobImpact {
@@ -30,8 +33,11 @@ struct JobImpact {
 
 /// Jobs (in input order) whose outcome changes between `old_config` and
 /// `new_config` (both valid, defaults applied).
+/// `now_us` is the instant preemption judges at (`--now`); `preemption`, when given, receives
+/// both sides' decision counts.
 std::vector<JobImpact> ComputeImpact(const Config& old_config, const Config& new_config,
-                                     const std::vector<JobEntry>& entries);
+                                     const std::vector<JobEntry>& entries, int64_t now_us = kUnknownTime,
+                                     PreemptionImpact* preemption = nullptr);
 
 /// The dynamic-parameter paths of both configurations, sorted, without
 /// repeats: what the jobs loader must extract for ComputeImpact.

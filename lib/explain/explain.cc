@@ -306,14 +306,21 @@ class Explainer {
 /// One resolution serves both the report and the replay: the replay keeps
 /// only the scheduling input, so the outcomes are held once.
 std::optional<Explanation> Explain(const Config& config, ResolvedJobs resolved, std::string_view job,
-                                   size_t max_ahead, std::string* error) {
+                                   size_t max_ahead, std::string* error, int64_t now_us) {
   ResolvedJobs replayed;
   replayed.input = resolved.input;
   replayed.queued_outcome = resolved.queued_outcome;
   replayed.listed_rank = resolved.listed_rank;
+  // Preemption's story of the first entry with that id, told by the decision itself.
+  size_t traced = resolved.outcomes.size();
+  for (size_t i = 0; i < resolved.outcomes.size() && traced == resolved.outcomes.size(); ++i) {
+    if (resolved.outcomes[i].id == job) traced = i;
+  }
+  std::optional<PreemptionTrace> trace = PreemptionTraceFor(config, resolved, traced);
+  if (trace) resolved.input.preemption_trace = &*trace;
   LoadedJobs loaded;
   loaded.resolved = std::make_shared<ResolvedJobs>(std::move(resolved));
-  const ScheduleReport report = BuildSchedule(config, std::move(loaded));
+  const ScheduleReport report = BuildSchedule(config, std::move(loaded), now_us);
   const size_t index = FindExplainedJob(report, job, error);
   if (index == report.jobs.size()) return std::nullopt;
   const JobOutcome& o = report.jobs[index];
@@ -328,6 +335,9 @@ std::optional<Explanation> Explain(const Config& config, ResolvedJobs resolved, 
   e.pool = o.pool.value_or("");
   e.reason = o.reason.value_or("");
   e.message = MessageOf(o);
+  if (trace && traced == index && (o.status == JobStatus::kPending || o.status == JobStatus::kRunning)) {
+    e.preemption = TellPreemption(config, report, replayed, *trace, index, now_us, max_ahead);
+  }
   if (o.status == JobStatus::kRejected || o.status == JobStatus::kRunning) return e;
   if (const Policy* policy = config.FindPolicy(e.policy)) {
     for (const auto& entry : policy->profiles) {
@@ -348,19 +358,20 @@ std::optional<Explanation> Explain(const Config& config, ResolvedJobs resolved, 
 }  // namespace
 
 std::optional<Explanation> ExplainJob(const Config& config, const std::vector<JobEntry>& entries,
-                                      std::string_view job, size_t max_ahead, std::string* error) {
-  return Explain(config, ResolveJobs(config, entries), job, max_ahead, error);
+                                      std::string_view job, size_t max_ahead, std::string* error,
+                                      int64_t now_us) {
+  return Explain(config, ResolveJobs(config, entries), job, max_ahead, error, now_us);
 }
 
 std::optional<Explanation> ExplainJob(const Config& config, LoadedJobs&& jobs, std::string_view job,
-                                      size_t max_ahead, std::string* error) {
+                                      size_t max_ahead, std::string* error, int64_t now_us) {
   ResolvedJobs resolved = jobs.resolved ? std::move(*jobs.resolved) : ResolveJobs(config, jobs.entries);
   // The entries and their text are not needed past resolution: freed
   // before the report is built (lower peak memory).
   jobs.resolved.reset();
   std::vector<JobEntry>().swap(jobs.entries);
   jobs.text.reset();
-  return Explain(config, std::move(resolved), job, max_ahead, error);
+  return Explain(config, std::move(resolved), job, max_ahead, error, now_us);
 }
 
 }  // namespace rescfg

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config/model.h"
+#include "explain/preemption_explain.h"
 #include "jobs/job.h"
 #include "util/quantity.h"
 
@@ -65,17 +66,19 @@ struct Explanation {
   std::string pool;                 ///< assigned or running: its pool
   std::vector<ExplainedPool> pools; ///< queued jobs: every linked pool, in link order
   std::string reason, message;      ///< pending or rejected: the final reason; or the running job's warnings
+  std::optional<PreemptionStory> preemption;  ///< with preemption configured: a waiting or running job's part
 };
 
 /// Explains the first entry with id `job`. nullopt with `error` set when no
 /// entry has that id (with a did-you-mean when one is close). At most
 /// `max_ahead` jobs are listed per pool (the count says how many there were).
 std::optional<Explanation> ExplainJob(const Config& config, const std::vector<JobEntry>& entries,
-                                      std::string_view job, size_t max_ahead, std::string* error);
+                                      std::string_view job, size_t max_ahead, std::string* error,
+                                      int64_t now_us = kUnknownTime);
 /// The same for a loaded file, resolved as read or not; its entries are
 /// freed as soon as they are resolved (lower peak memory).
 std::optional<Explanation> ExplainJob(const Config& config, LoadedJobs&& jobs, std::string_view job,
-                                      size_t max_ahead, std::string* error);
+                                      size_t max_ahead, std::string* error, int64_t now_us = kUnknownTime);
 
 /// For people: the story in a few indented paragraphs.
 std::string RenderExplanationText(const Explanation& e);

@@ -68,6 +68,7 @@ std::string RenderExplanationText(const Explanation& e) {
   }
   if (e.status == "pending" || e.status == "rejected") out += "\nReason: " + e.reason + ": " + e.message + "\n";
   if (e.status == "running" && !e.message.empty()) out += "\nNote: " + e.message + "\n";
+  if (e.preemption) out += RenderPreemptionText(*e.preemption);
   return out;
 }
 
@@ -106,6 +107,10 @@ std::string RenderExplanationJson(const Explanation& e) {
   json.EndArray();
   text_or_null("reason", e.reason);
   text_or_null("message", e.message);
+  if (e.preemption) {
+    json.Key("preemption");
+    WritePreemptionJson(*e.preemption, json);
+  }
   json.EndObject();
   return json.str() + "\n";
 }

@@ -8,6 +8,7 @@
 #include "config/human_amount.h"
 #include "schedule/context.h"
 #include "schedule/pass_state.h"
+#include "schedule/preemption_trace.h"
 
 namespace rescfg {
 namespace {
@@ -37,7 +38,7 @@ class Decider {
  public:
   Decider(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats)
       : input_(input), ctx_(*input.config), settings_(*input.config->preemption), result_(result), stats_(stats),
-        state_(FinalState(ctx_, input, *result)) {
+        state_(FinalState(ctx_, input, *result)), trace_(input.preemption_trace) {
     const auto& holdings = input.holdings;
     removed_.assign(holdings.size(), false);
     promised_.assign(holdings.size(), false);
@@ -75,42 +76,73 @@ class Decider {
       const PendingJob& p = result_->pending[k];
       pending_of[p.job] = k;
       if (Preemptor(p)) preemptors.push_back(p.job);
+      if (trace_ && p.job == trace_->job) trace_->verdict = Judge(p);
     }
     std::sort(preemptors.begin(), preemptors.end(), [&](uint32_t a, uint32_t b) {
       const QueuedJob& x = input_.queued[a];
       const QueuedJob& y = input_.queued[b];
       return std::tuple(WaitUnknown(x), x.enqueued_us, x.position) < std::tuple(WaitUnknown(y), y.enqueued_us, y.position);
     });
-    for (uint32_t job : preemptors) {
+    if (trace_) trace_->preemptors = static_cast<uint32_t>(preemptors.size());
+    for (size_t turn = 0; turn < preemptors.size(); ++turn) {
+      const uint32_t job = preemptors[turn];
       const QueuedJob& j = input_.queued[job];
+      const bool traced = trace_ && job == trace_->job;
+      turn_ = static_cast<uint32_t>(turn + 1);
+      if (traced) StartTrace(job, turn);
       // Its policy's share may have grown through earlier decisions.
-      if (state_.used[j.policy] + j.need > std::min(ctx_.reserved[j.policy], ctx_.limit[j.policy])) continue;
+      if (state_.used[j.policy] + j.need > std::min(ctx_.reserved[j.policy], ctx_.limit[j.policy])) {
+        if (traced) trace_->verdict = PreemptorVerdict::kBeyondAfterEarlier;
+        continue;
+      }
       if (stats_) ++stats_->preemptors;
-      for (uint32_t x : ctx_.links[j.profile]) {
+      for (size_t k = 0; k < ctx_.links[j.profile].size(); ++k) {
+        const uint32_t x = ctx_.links[j.profile][k];
         if (ctx_.pool_paused[x]) continue;
         if (stats_) ++stats_->pools;
-        if (Try(job, x, &pending_of)) break;
+        if (Try(job, x, &pending_of, traced ? &trace_->pools[k] : nullptr)) break;
       }
     }
   }
 
  private:
-  bool Candidate(const Holding& h) const {
-    if (h.handed_over || h.stopping || !h.policy) return false;
-    if (!ctx_.config.policies[*h.policy].preemptible) return false;
-    if (h.started_us == kUnknownTime || input_.now_us == kUnknownTime) return settings_.min_runtime_us == 0;
-    return input_.now_us - h.started_us >= settings_.min_runtime_us;
-  }
+  bool Candidate(const Holding& h) const { return JudgeVictim(ctx_.config, h, input_.now_us) == VictimEligibility::kCandidate; }
   bool WaitUnknown(const QueuedJob& j) const { return j.enqueued_us == kUnknownTime || input_.now_us == kUnknownTime; }
-  bool Preemptor(const PendingJob& p) const {
-    if (p.reason != PendingReason::kCapacity && p.reason != PendingReason::kFragmented) return false;
+  bool Preemptor(const PendingJob& p) const { return Judge(p) == PreemptorVerdict::kTried; }
+  PreemptorVerdict Judge(const PendingJob& p) const {
+    if (p.reason != PendingReason::kCapacity && p.reason != PendingReason::kFragmented) return PreemptorVerdict::kReason;
     const QueuedJob& j = input_.queued[p.job];
-    if (ctx_.policy_paused[j.policy]) return false;
-    if (state_.used[j.policy] + j.need > std::min(ctx_.reserved[j.policy], ctx_.limit[j.policy])) return false;
+    if (ctx_.policy_paused[j.policy]) return PreemptorVerdict::kPolicyPaused;
+    if (state_.used[j.policy] + j.need > std::min(ctx_.reserved[j.policy], ctx_.limit[j.policy])) {
+      return PreemptorVerdict::kBeyondReservation;
+    }
     // StrictFIFO: a capacity or fragmented job is the first schedulable pending job of its queue
     // already (an earlier one would make it fifo-blocked).
-    if (WaitUnknown(j)) return settings_.delay_us == 0;
-    return input_.now_us - j.enqueued_us >= settings_.delay_us;
+    const bool waited = WaitUnknown(j) ? settings_.delay_us == 0 : input_.now_us - j.enqueued_us >= settings_.delay_us;
+    return waited ? PreemptorVerdict::kTried : PreemptorVerdict::kDelay;
+  }
+  /// The traced job's turn: its pools, in link order, not reached until tried.
+  void StartTrace(uint32_t job, size_t turn) {
+    const QueuedJob& j = input_.queued[job];
+    trace_->turn = static_cast<uint32_t>(turn + 1);
+    trace_->decided_before = static_cast<uint32_t>(result_->preemptions.size());
+    trace_->used = state_.used[j.policy];
+    trace_->pools.clear();
+    for (uint32_t x : ctx_.links[j.profile]) {
+      trace_->pools.push_back({x, ctx_.pool_paused[x] ? PoolTrial::Outcome::kPaused : PoolTrial::Outcome::kNotReached, {}});
+    }
+  }
+  /// Records a step of the traced trial (`rec`, nullptr: none).
+  void Step(PoolTrial* rec, uint32_t i, TraceStep::Kind kind) const {
+    if (!rec) return;
+    const Holding& h = input_.holdings[i];
+    rec->steps.push_back({i, kind, h.policy ? state_.used[*h.policy] : Quantity()});
+  }
+  static void Mark(PoolTrial* rec, uint32_t i, TraceStep::Kind kind) {
+    if (!rec) return;
+    for (TraceStep& step : rec->steps) {
+      if (step.holding == i && step.kind == TraceStep::Kind::kTaken) step.kind = kind;
+    }
   }
   /// The order among one pool's candidates of one policy: the least favoured profile first, the
   /// later start (unknown: oldest), the smaller holding, the id.
@@ -154,8 +186,14 @@ class Decider {
   bool Fits(uint32_t pool, Quantity need) const { return state_.Fits(ctx_, pool, need); }
 
   /// Tries pool x for job: records the decision and returns true, or leaves the state as it was.
-  bool Try(uint32_t job, uint32_t x, std::vector<size_t>* pending_of) {
+  bool Try(uint32_t job, uint32_t x, std::vector<size_t>* pending_of, PoolTrial* rec) {
     const QueuedJob& j = input_.queued[job];
+    // A victim's story: every trial in its pool is recorded, the one that takes it kept.
+    PoolTrial scratch{x, PoolTrial::Outcome::kNoFit, {}};
+    if (!rec && trace_ && trace_->holding != PreemptionTrace::kNone && input_.holdings[trace_->holding].pool == x) {
+      rec = &scratch;
+    }
+    if (rec) rec->outcome = PoolTrial::Outcome::kNoFit;
     std::vector<uint32_t> stopping;
     for (uint32_t i : stopping_[x]) {
       if (!promised_[i]) stopping.push_back(i);
@@ -167,7 +205,7 @@ class Decider {
       if (p == j.policy || candidates_[x][p].empty() || Excess(p) <= Quantity()) continue;
       takeable += Excess(p);
     }
-    if (takeable < j.need) {
+    if (takeable < j.need && rec == nullptr) {  // a traced trial walks: the same outcome, told
       if (stats_) ++stats_->skipped;
       return false;
     }
@@ -177,11 +215,15 @@ class Decider {
     for (uint32_t i : stopping) {
       if (Fits(x, j.need)) break;
       if (stats_) ++stats_->looked;
+      Step(rec, i, TraceStep::Kind::kAwaited);
       Free(i);
       awaited.push_back(i);
     }
     std::vector<uint32_t> victims;
-    if (awaited.empty() && Fits(x, j.need)) return false;  // it needs no preemption here
+    if (awaited.empty() && Fits(x, j.need)) {  // it needs no preemption here
+      if (rec) rec->outcome = PoolTrial::Outcome::kFitsAlready;
+      return false;
+    }
     if (!Fits(x, j.need)) {
       // 2. The walk, evaluated again after each victim taken.
       std::vector<uint32_t> cursor(ctx_.policy_count);
@@ -197,13 +239,18 @@ class Decider {
         const Holding& h = input_.holdings[best];
         cursor[*h.policy] = Next(x, *h.policy, cursor[*h.policy] + 1);
         if (stats_) ++stats_->looked;
-        if (state_.used[*h.policy] - h.amount < ctx_.reserved[*h.policy]) continue;  // passed over
+        if (state_.used[*h.policy] - h.amount < ctx_.reserved[*h.policy]) {  // passed over
+          Step(rec, best, TraceStep::Kind::kPassedOver);
+          continue;
+        }
+        Step(rec, best, TraceStep::Kind::kTaken);
         Free(best);
         state_.used[*h.policy] -= h.amount;
         removed_[best] = true;
         victims.push_back(best);
       }
       if (!Fits(x, j.need)) {
+        for (uint32_t i : victims) Mark(rec, i, TraceStep::Kind::kReleased);
         for (uint32_t i : victims) Undo(i);
         for (uint32_t i : awaited) Hold(i);
         return false;
@@ -213,6 +260,7 @@ class Decider {
         const uint32_t i = victims[k - 1];
         Undo(i);
         if (Fits(x, j.need)) {
+          Mark(rec, i, TraceStep::Kind::kPutBack);
           victims.erase(victims.begin() + static_cast<std::ptrdiff_t>(k - 1));
         } else {
           Retake(i);
@@ -221,6 +269,15 @@ class Decider {
     }
     for (uint32_t i : awaited) promised_[i] = true;
     for (uint32_t i : victims) skip_[x][*input_.holdings[i].policy][place_[i]] = place_[i] + 1;
+    if (rec) rec->outcome = PoolTrial::Outcome::kDecided;
+    if (rec == &scratch && std::find(victims.begin(), victims.end(), trace_->holding) != victims.end()) {
+      trace_->job = job;
+      trace_->verdict = PreemptorVerdict::kTried;
+      trace_->turn = turn_;
+      trace_->decided_before = static_cast<uint32_t>(result_->preemptions.size());
+      trace_->used = state_.used[j.policy];
+      trace_->pools.assign(1, std::move(scratch));
+    }
     Decide(job, x, std::move(victims), std::move(awaited), pending_of);
     return true;
   }
@@ -308,6 +365,8 @@ class Decider {
   SchedulingResult* result_;
   PreemptionStats* stats_;
   PassState state_;
+  PreemptionTrace* trace_;
+  uint32_t turn_ = 0;  ///< the current preemptor's turn (1-based)
   std::vector<bool> removed_, promised_;
   std::vector<std::vector<std::vector<uint32_t>>> candidates_;  ///< [pool][policy]: in StaticKey order
   std::vector<std::vector<uint32_t>> stopping_;                 ///< [pool]: stopping holdings

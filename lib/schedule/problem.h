@@ -16,6 +16,8 @@ namespace rescfg {
 /// An instant or a time that is not known (microseconds since 1970-01-01T00:00:00Z).
 inline constexpr int64_t kUnknownTime = INT64_MIN;
 
+struct PreemptionTrace;
+
 /// A queued job the pass may place.
 struct QueuedJob {
   uint32_t policy = 0;   ///< index into Config::policies
@@ -60,6 +62,9 @@ struct SchedulingInput {
   /// known) and the rank of its job id in byte order (empty: input order).
   std::vector<uint32_t> holding_profile, holding_id_rank;
   static constexpr uint32_t kNoProfile = UINT32_MAX;
+  /// `explain`: when set, preemption tells the story of the job or holding it names there
+  /// (schedule/preemption_trace.h); nullptr: no story, no cost.
+  PreemptionTrace* preemption_trace = nullptr;
 };
 
 enum class PendingReason { kPreempting, kDisabled, kPaused, kUnschedulable, kFifoBlocked, kLimit, kReservation, kFragmented, kCapacity };

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "config/human_amount.h"
+#include "status/preemption_status.h"
 #include "util/json_writer.h"
 #include "util/text_table.h"
 
@@ -86,7 +87,7 @@ StatusReport BuildStatus(const Config& config, const ScheduleReport& schedule, s
   std::map<std::string_view, TeamCard*> teams;
   for (size_t p = 0; p < config.policies.size(); ++p) {
     const Policy& policy = config.policies[p];
-    TeamCard card{policy.name, policy.reserved, policy.limit, Quantity(), policy.paused, false, 0, 0, 0, 0};
+    TeamCard card{policy.name, policy.reserved, policy.limit, Quantity(), policy.paused, false, 0, 0, 0, 0, 0, 0};
     if (p < schedule.policies.size()) {
       card.used = schedule.policies[p].used;
       card.over_limit = schedule.policies[p].over_limit;
@@ -115,6 +116,7 @@ StatusReport BuildStatus(const Config& config, const ScheduleReport& schedule, s
       }
     }
   }
+  CountPreemptions(schedule, &status);
   return status;
 }
 
@@ -162,14 +164,21 @@ std::string RenderStatusTable(const StatusReport& status) {
                      Ranked(p.policies)});
   }
   out += profiles.Render() + "\n";
-  TextTable teams({"TEAM", "RESERVED", "LIMIT", "USED", "RUNNING", "ASSIGNED", "PENDING", "REJECTED", "STATE"});
-  for (size_t c : {1, 2, 3, 4, 5, 6, 7}) teams.SetAlign(c, TextTable::Align::kRight);
+  std::vector<std::string> team_columns{"TEAM", "RESERVED", "LIMIT", "USED", "RUNNING", "ASSIGNED", "PENDING", "REJECTED"};
+  if (status.preemption) team_columns.insert(team_columns.end(), {"STOPPING", "PREEMPTED"});
+  team_columns.push_back("STATE");
+  TextTable teams(team_columns);
+  for (size_t c = 1; c + 1 < team_columns.size(); ++c) teams.SetAlign(c, TextTable::Align::kRight);
   for (const auto& t : status.teams) {
     std::string state = t.paused ? "paused" : "open";
     if (t.over_limit) state += ", above its limit";
-    teams.AddRow({t.name, HumanAmount(t.reserved), t.limit ? HumanAmount(*t.limit) : "none", dash(HumanAmount(t.used)),
-                  dash(std::to_string(t.running)), dash(std::to_string(t.assigned)), dash(std::to_string(t.pending)),
-                  dash(std::to_string(t.rejected)), state});
+    std::vector<std::string> row{t.name, HumanAmount(t.reserved), t.limit ? HumanAmount(*t.limit) : "none",
+                                 dash(HumanAmount(t.used)), dash(std::to_string(t.running)),
+                                 dash(std::to_string(t.assigned)), dash(std::to_string(t.pending)),
+                                 dash(std::to_string(t.rejected))};
+    if (status.preemption) row.insert(row.end(), {dash(std::to_string(t.stopping)), dash(std::to_string(t.preempted))});
+    row.push_back(state);
+    teams.AddRow(row);
   }
   out += teams.Render();
   return out;
@@ -254,6 +263,10 @@ std::string RenderStatusJson(const StatusReport& status) {
     count("assigned", t.assigned);
     count("pending", t.pending);
     count("rejected", t.rejected);
+    if (status.preemption) {
+      count("stopping", t.stopping);
+      count("preempted", t.preempted);
+    }
     json.EndObject();
   }
   json.EndArray().EndObject();

@@ -51,12 +51,14 @@ struct TeamCard {
   bool paused = false;
   bool over_limit = false;
   size_t running = 0, assigned = 0, pending = 0, rejected = 0;
+  size_t stopping = 0, preempted = 0;  ///< running jobs asked to stop; running jobs chosen as victims
 };
 
 struct StatusReport {
   std::string source;  ///< the file, or "DIR revision N"
   bool enabled = true;
   bool with_jobs = false;
+  bool preemption = false;  ///< preemption configured, or a job stopping: team cards count both
   std::vector<PoolCard> pools;
   std::vector<ProfileCard> profiles;
   std::vector<TeamCard> teams;
