@@ -15,6 +15,7 @@
 #include "sync/journal.h"
 #include "sync/kept_snapshot.h"
 #include "sync/move.h"
+#include "util/clock.h"
 #include "util/finding.h"
 
 namespace rescfg::sync {
@@ -27,6 +28,7 @@ struct CycleSettings {
   int connections = 4;
   int lock_timeout_seconds = 10;
   const std::atomic<bool>* stop = nullptr;
+  const Clock* clock = nullptr;  ///< where the cycle reads time (nullptr: the system's clocks)
 };
 
 struct CycleResult {
@@ -41,7 +43,10 @@ struct CycleResult {
   std::vector<Finding> findings;     ///< the snapshot reader's, to log
   std::vector<std::string> notes;    ///< the journal's recovery, to log
   std::optional<ScheduleReport> report;
-  std::vector<MoveReport> moves;     ///< placement order
+  /// Every action's report: re-queues and stuck stops, then moves in placement order, then stops
+  /// in decision order (MoveIntent::kind tells them apart).
+  std::vector<MoveReport> moves;
+  size_t stopping = 0;               ///< victims rescfg stopped that have not ended yet (the journal's)
   size_t tasks_read = 0;
   std::map<std::string, size_t> pending_by_reason;
   std::map<std::pair<std::string, std::string>, size_t> pending_by_policy_reason;
