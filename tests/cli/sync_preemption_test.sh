@@ -70,5 +70,15 @@ ctl state > st.json
   fail "a task is listed twice"
 [ "$(jq --arg v "$victim" '.api_stops[$v]' st.json)" = 1 ] || fail "the victim was stopped more than once"
 
+# What a person stopped, and what completed, is never re-queued.
+other=$(jq -r --arg v "$victim" '[.tasks[] | select(.status == "in_progress" and (.id | startswith("s")) and .id != $v)][0].id' st.json)
+ctl person "{\"task\": \"$other\", \"action\": \"stop\"}" >/dev/null
+ctl tick >/dev/null
+sync_once; [ $? = 0 ] || fail "cycle 7 exit: $(head -3 err.txt)"
+sync_once; [ $? = 0 ] || fail "cycle 8 exit: $(head -3 err.txt)"
+[ "$(ctl state | jq -r --arg o "$other" '.tasks[] | select(.id == $o) | .status')" = stopped ] ||
+  fail "a task a person stopped was re-queued: $(ctl state | jq -c --arg o "$other" '.tasks[] | select(.id == $o)')"
+grep -q "\"task\": \"$other\"" out.txt && fail "a task a person stopped has a record"
+
 if [ "$failures" -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
 echo "sync preemption: all passed"
