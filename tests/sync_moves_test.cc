@@ -339,7 +339,7 @@ TEST(SyncMovesTest, MovesIntoOneQueueKeepPlacementOrder) {
 TEST(SyncMovesTest, OutputLinesHaveTheirKeysInOrder) {
   sync::MoveReport r{Intent(), "2026-12-03T10:00:00.000000Z", sync::MoveResult::kSkipped, "queues.remove_task: HTTP 400", false};
   EXPECT_EQ(sync::MoveJsonLine(r, 3),
-            R"({"cycle": 3, "time": "2026-12-03T10:00:00.000000Z", "task": "t1", "name": "train", "policy": "Dev", )"
+            R"({"cycle": 3, "time": "2026-12-03T10:00:00.000000Z", "action": "move", "task": "t1", "name": "train", "policy": "Dev", )"
             R"("profile": "4xGPU", "pool": "H100", "from": "dev-4gpu", "to": "h100-4gpu", "result": "skipped", )"
             R"("detail": "queues.remove_task: HTTP 400"})"
             "\n");

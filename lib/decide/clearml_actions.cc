@@ -6,6 +6,7 @@ const char* ActionKindName(ActionKind kind) {
   switch (kind) {
     case ActionKind::kMove: return "move";
     case ActionKind::kStop: return "stop";
+    case ActionKind::kRequeue: return "requeue";
   }
   return "move";
 }

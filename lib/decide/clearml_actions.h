@@ -17,9 +17,10 @@
 
 namespace rescfg {
 
-enum class ActionKind { kMove, kStop };
+/// Requeue is carried out by the sync only (it follows a stop the server carried out).
+enum class ActionKind { kMove, kStop, kRequeue };
 
-/// "move", "stop": the name of a kind in outputs and journals.
+/// "move", "stop", "requeue": the name of a kind in outputs and journals.
 const char* ActionKindName(ActionKind kind);
 
 struct ClearmlAction {

@@ -9,16 +9,15 @@
 #include "sync/enqueue_evidence.h"
 #include "sync/foreign_moves.h"
 #include "sync/recovery.h"
+#include "sync/preemption_metrics.h"
+#include "sync/requeue.h"
+#include "sync/run_starts.h"
 #include "sync/server_snapshot.h"
+#include "sync/stop.h"
 #include "sync/stranded_tasks.h"
 
 namespace rescfg::sync {
 namespace {
-
-int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 CycleResult::Status StatusOfFailure(const ApiAnswer& failure) {
   switch (failure.kind) {
@@ -56,9 +55,9 @@ std::string PolicyQueue(const Config& config, std::string_view policy, std::stri
 /// cannot be made go straight to `refused` (by their index in the order).
 void PlanMoves(const Config& config, const ScheduleReport& report, const clearml::QueueList& queues, int64_t cycle,
                std::vector<MoveIntent>* intents, std::vector<size_t>* intent_slot,
-               std::vector<MoveReport>* reports) {
+               std::vector<MoveReport>* reports, const Clock& clock) {
   ForEachAction(report, [&](const ClearmlAction& action) {
-    if (action.kind != ActionKind::kMove) return true;  // stops are not carried out yet
+    if (action.kind != ActionKind::kMove) return true;  // stops: after the moves (sync/stop.h)
     const JobOutcome& job = report.jobs[action.job];
     MoveIntent m;
     m.cycle = cycle;
@@ -83,7 +82,7 @@ void PlanMoves(const Config& config, const ScheduleReport& report, const clearml
       refusal = "not listed in " + m.from + " when the queues were read; left for the next cycle";
     }
     if (!refusal.empty()) {
-      reports->push_back({m, UtcNowMicros(), result, refusal, false});
+      reports->push_back({m, UtcNowMicros(clock), result, refusal, false});
       return true;
     }
     intent_slot->push_back(reports->size());
@@ -110,12 +109,13 @@ std::string Seconds(int64_t micros) {
 
 CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& settings) {
   CycleResult result;
-  const int64_t start = NowMicros();
+  const Clock& clock = settings.clock != nullptr ? *settings.clock : SystemClock();
+  const int64_t start = clock.MonotonicMicros();
   api.ResetWait();
   auto finish = [&](CycleResult::Status status, std::string error) -> CycleResult {
     result.status = status;
     result.error = std::move(error);
-    result.micros = NowMicros() - start;
+    result.micros = clock.MonotonicMicros() - start;
     result.server_micros = api.server_wait_micros();
     return std::move(result);
   };
@@ -133,21 +133,27 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   for (int reading = 0;; ++reading) {
     FetchOutcome fetched;
     {
-      const ArmedRead armed(settings.read_guard, NowMicros());
+      const ArmedRead armed(settings.read_guard, SystemClock().MonotonicMicros());  // the guard reads the real clock
       fetched = FetchServerSnapshot(api, TaskFields(param_paths), settings.page_size, &snapshot);
     }
     if (!fetched.ok) return finish(StatusOfFailure(fetched.failure), fetched.error);
     queues = clearml::ReadQueuesText(snapshot.queues_json, "queues.get_all");
-    if (journal.unfinished().empty() || settings.dry_run || reading > 0) break;
+    if ((journal.unfinished().empty() && journal.stops().empty()) || settings.dry_run || reading > 0) break;
     // Moves a crash (or a silent server) left half done, before anything else.
     RecoveryOutcome recovered = RecoverIntents(api, journal, snapshot, queues, [&](std::string_view name) {
       return config_queues.count(std::string(name)) > 0;
     });
     result.notes.insert(result.notes.end(), recovered.notes.begin(), recovered.notes.end());
     std::string error;
-    if (!journal.Flush(&error)) return finish(CycleResult::Status::kUnusable, error);
+    // Stops and re-queues: open ones settled, stopped victims re-queued (sync/requeue.h).
+    SettleOutcome settled;
+    if (recovered.ok) settled = SettlePreemptions(api, journal, settings.cycle, StopTimeoutMicros(config), clock, &error);
+    result.notes.insert(result.notes.end(), settled.notes.begin(), settled.notes.end());
+    for (MoveReport& r : settled.reports) result.moves.push_back(std::move(r));
+    if (!error.empty() || !journal.Flush(&error)) return finish(CycleResult::Status::kUnusable, error);
     if (!recovered.ok) return finish(CycleResult::Status::kUnreachable, recovered.failure.Describe());
-    if (!recovered.acted) break;  // else read again: the server changed
+    if (!settled.ok) return finish(CycleResult::Status::kUnreachable, settled.failure.Describe());
+    if (!recovered.acted && !settled.acted) break;  // else read again: the server changed
   }
   result.tasks_read = snapshot.tasks;
 
@@ -157,6 +163,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
     ReleaseHandovers(journal, snapshot, queues);
     if (!journal.Compact(&error)) return finish(CycleResult::Status::kUnusable, error);
   }
+  if (!KeepRunStarts(paths, clock, &snapshot, &error)) return finish(CycleResult::Status::kUnusable, error);
   if (!WriteKeptSnapshot(paths, snapshot, &error)) return finish(CycleResult::Status::kUnusable, error);
   for (std::string& line : StrandedTasks(config, snapshot, queues, journal.AsHandovers())) {
     result.notes.push_back(std::move(line));
@@ -167,7 +174,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   clearml::Snapshot read = LoadKeptSnapshot(paths, param_paths, &config, journal.AsHandovers());
   result.findings = read.findings;
   if (read.unusable) return finish(CycleResult::Status::kUnusable, "the server's snapshot is unusable");
-  result.report = BuildSchedule(config, std::move(read.jobs));
+  result.report = BuildSchedule(config, std::move(read.jobs), clock.UtcMicros());
   const ScheduleReport& report = *result.report;
   for (size_t index : report.pending) {
     const JobOutcome& job = report.jobs[index];
@@ -177,21 +184,28 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
 
   std::vector<MoveIntent> intents;
   std::vector<size_t> slots;
-  PlanMoves(config, report, queues, settings.cycle, &intents, &slots, &result.moves);
+  PlanMoves(config, report, queues, settings.cycle, &intents, &slots, &result.moves, clock);
   StampStatusChanged(snapshot.tasks_json, &intents);
+  std::vector<MoveIntent> stops = PlanStops(config, report, queues, journal, settings.cycle);
   if (settings.dry_run) {
     for (size_t slot : slots) {
       result.moves[slot].result = MoveResult::kPlanned;
-      result.moves[slot].time = UtcNowMicros();
+      result.moves[slot].time = UtcNowMicros(clock);
     }
+    for (MoveIntent& stop : stops) result.moves.push_back({std::move(stop), UtcNowMicros(clock), MoveResult::kPlanned, "", false});
     return finish(CycleResult::Status::kCompleted, "");
   }
   std::vector<MoveReport> made;
-  if (!MakeMoves(api, journal, intents, {settings.connections, settings.stop}, &made, &error)) {
+  if (!MakeMoves(api, journal, intents, {settings.connections, settings.stop, &clock}, &made, &error)) {
     if (made.empty()) return finish(CycleResult::Status::kUnusable, error);
     result.unrecorded = error;  // the moves were made: they are said, and the next cycle settles the journal
   }
   for (size_t i = 0; i < made.size(); ++i) result.moves[slots[i]] = std::move(made[i]);
+  if (!CarryOutStops(api, journal, std::move(stops), PoolOfQueue(config, queues), clock, settings.stop, &result.moves,
+                     &error)) {
+    return finish(CycleResult::Status::kUnusable, error);
+  }
+  result.stopping = journal.stops().size();
   return finish(CycleResult::Status::kCompleted, "");
 }
 
@@ -207,6 +221,7 @@ std::string CycleSummary(const CycleResult& r, int64_t cycle, bool dry_run) {
     reasons += (reasons.empty() ? "" : ", ") + reason + " " + std::to_string(n);
   }
   text += std::to_string(pending) + " pending" + (reasons.empty() ? "" : " (" + reasons + ")");
+  text += PreemptionSummary(r);
   const size_t rejected = r.report ? r.report->rejected.size() : 0;
   const size_t running = r.report ? r.report->running_count : 0;
   text += ", " + std::to_string(rejected) + " rejected, " + std::to_string(running) + " running; " + Seconds(r.micros) +

@@ -16,6 +16,7 @@
 #include "sync/kept_snapshot.h"
 #include "sync/move.h"
 #include "sync/read_bounds.h"
+#include "util/clock.h"
 #include "util/finding.h"
 
 namespace rescfg::sync {
@@ -29,6 +30,7 @@ struct CycleSettings {
   int lock_timeout_seconds = 10;
   const std::atomic<bool>* stop = nullptr;
   ReadGuard* read_guard = nullptr;  ///< armed while the cycle reads the server (sync/read_bounds.h)
+  const Clock* clock = nullptr;  ///< where the cycle reads time (nullptr: the system's clocks)
 };
 
 struct CycleResult {
@@ -43,7 +45,10 @@ struct CycleResult {
   std::vector<Finding> findings;     ///< the snapshot reader's, to log
   std::vector<std::string> notes;    ///< the journal's recovery, to log
   std::optional<ScheduleReport> report;
-  std::vector<MoveReport> moves;     ///< placement order
+  /// Every action's report: re-queues and stuck stops, then moves in placement order, then stops
+  /// in decision order (MoveIntent::kind tells them apart).
+  std::vector<MoveReport> moves;
+  size_t stopping = 0;               ///< victims rescfg stopped that have not ended yet (the journal's)
   /// The moves were made but the journal could not record their results: why (they are in `moves`).
   std::string unrecorded;
   size_t foreign_moves = 0;          ///< queued tasks another sync moved (sync/foreign_moves.h)

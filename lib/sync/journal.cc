@@ -22,15 +22,33 @@ void Field(std::string* out, std::string_view key, std::string_view value) {
   AppendJsonString(out, value);
 }
 
-std::string IntentJson(const MoveIntent& m) {
-  std::string json = "{\"op\": \"intent\", \"seq\": " + std::to_string(m.seq) + ", \"cycle\": " + std::to_string(m.cycle);
+std::string IntentJson(const MoveIntent& m, std::string_view op = "intent") {
+  std::string json = "{\"op\": \"" + std::string(op) + "\", \"seq\": " + std::to_string(m.seq) + ", \"cycle\": " + std::to_string(m.cycle);
   for (auto [key, value] : {std::pair<std::string_view, const std::string&>{"task", m.task}, {"name", m.name},
                             {"policy", m.policy}, {"profile", m.profile}, {"pool", m.pool}, {"from", m.from},
                             {"from_id", m.from_id}, {"to", m.to}, {"to_id", m.to_id}}) {
     Field(&json, key, value);
   }
   if (!m.changed.empty()) Field(&json, "changed", m.changed);
+  // Moves keep the first format (no kind): a journal of moves reads as before.
+  if (m.kind != ActionKind::kMove) {
+    Field(&json, "kind", ActionKindName(m.kind));
+    Field(&json, "preemptor", m.preemptor);
+    Field(&json, "reason", m.reason);
+    json += ", \"asked\": " + std::to_string(m.asked_us);
+  }
   return json + "}";
+}
+
+/// The kind a record names; false for a name no kind has.
+bool KindOf(std::string_view name, ActionKind* kind) {
+  for (ActionKind k : {ActionKind::kMove, ActionKind::kStop, ActionKind::kRequeue}) {
+    if (name == ActionKindName(k)) {
+      *kind = k;
+      return true;
+    }
+  }
+  return false;
 }
 
 std::string HandoverJson(const HandoverRecord& h) {
@@ -116,7 +134,7 @@ bool Journal::Apply(const std::string& json, std::string* error) {
     return false;
   }
   uint64_t seq = 0;
-  if (op == "intent") {
+  if (op == "intent" || op == "stop") {
     MoveIntent m;
     int64_t cycle = 0;
     if (object["seq"].get(seq) != simdjson::SUCCESS || object["cycle"].get(cycle) != simdjson::SUCCESS ||
@@ -128,6 +146,21 @@ bool Journal::Apply(const std::string& json, std::string* error) {
     }
     std::string_view changed;  // optional: written since rescfg tells an enqueue from the server
     if (object["changed"].get(changed) == simdjson::SUCCESS) m.changed = std::string(changed);
+    std::string_view kind;  // optional: moves were written without one
+    if (object["kind"].get(kind) == simdjson::SUCCESS) {
+      if (!KindOf(kind, &m.kind) ||
+          !Strings(object, {{"preemptor", &m.preemptor}, {"reason", &m.reason}}) ||
+          object["asked"].get(m.asked_us) != simdjson::SUCCESS) {
+        *error = "an intent record of an unknown kind or without its fields";
+        return false;
+      }
+    }
+    if (op == "stop") {  // a victim stopped and not yet re-queued (written by Compact)
+      m.seq = seq;
+      m.cycle = cycle;
+      stops_[m.task] = std::move(m);
+      return true;
+    }
     m.seq = seq;
     m.cycle = cycle;
     next_seq_ = std::max(next_seq_, seq + 1);
@@ -146,7 +179,17 @@ bool Journal::Apply(const std::string& json, std::string* error) {
       return false;
     }
     if (result == "moved") handovers_[it->second.task] = HandoverOf(it->second);
+    if (it->second.kind == ActionKind::kStop && result == "stopped") stops_[it->second.task] = it->second;
     unfinished_.erase(it);
+    return true;
+  }
+  if (op == "stop-released") {
+    std::string task;
+    if (!Strings(object, {{"task", &task}})) {
+      *error = "a stop release record without its task";
+      return false;
+    }
+    stops_.erase(task);
     return true;
   }
   if (op == "handover") {
@@ -183,7 +226,9 @@ bool Journal::Apply(const std::string& json, std::string* error) {
 clearml::Handovers Journal::AsHandovers() const {
   clearml::Handovers out;
   for (const auto& [task, h] : handovers_) out[task] = clearml::Handover{h.pool, h.from};
-  for (const auto& [seq, m] : unfinished_) out.emplace(m.task, clearml::Handover{m.pool, m.from});
+  for (const auto& [seq, m] : unfinished_) {
+    if (m.kind == ActionKind::kMove) out.emplace(m.task, clearml::Handover{m.pool, m.from});
+  }
   return out;
 }
 
@@ -207,7 +252,15 @@ void Journal::Finish(uint64_t seq, const std::string& result, bool moved) {
   Field(&json, "result", result);
   pending_ += Line(json + "}");
   if (moved) handovers_[it->second.task] = HandoverOf(it->second);
+  if (it->second.kind == ActionKind::kStop && result == "stopped") stops_[it->second.task] = it->second;
   unfinished_.erase(it);
+}
+
+void Journal::ReleaseStop(const std::string& task) {
+  if (stops_.erase(task) == 0) return;
+  std::string json = "{\"op\": \"stop-released\"";
+  Field(&json, "task", task);
+  pending_ += Line(json + "}");
 }
 
 void Journal::Release(const std::string& task) {
@@ -231,6 +284,7 @@ bool Journal::Compact(std::string* error) {
   std::string text(kHeader);
   text += Line("{\"op\": \"seq\", \"next\": " + std::to_string(next_seq_) + "}");
   for (const auto& [task, h] : handovers_) text += Line(HandoverJson(h));
+  for (const auto& [task, m] : stops_) text += Line(IntentJson(m, "stop"));
   for (const auto& [seq, m] : unfinished_) text += Line(IntentJson(m));
   if (!WriteFileAtomically(path_, text, error)) return false;
   exists_ = true;

@@ -22,17 +22,25 @@
 #include <vector>
 
 #include "clearml/handovers.h"
+#include "decide/clearml_actions.h"
 
 namespace rescfg::sync {
 
+/// An action about to be carried out (its kind: a move, a stop or a
+/// re-queue; records without a kind, written before stops, are moves).
 struct MoveIntent {
   uint64_t seq = 0;     ///< set by Journal::Begin
   int64_t cycle = 0;
   std::string task, name, policy, profile, pool;
   std::string from, from_id;  ///< the policy queue: name and id
-  std::string to, to_id;      ///< the pool or link queue
-  std::string changed;        ///< the task's status_changed when the move was decided ("" unknown)
+  std::string to, to_id;      ///< move: the pool or link queue; stop: the queue it runs from, if known
+  std::string changed;        ///< the task's status_changed when the action was decided ("" unknown)
+  ActionKind kind = ActionKind::kMove;
+  std::string preemptor;      ///< stop, re-queue: "POLICY/JOB" it is stopped for
+  std::string reason;         ///< stop: the status_reason sent
+  int64_t asked_us = 0;       ///< stop: when the stop was asked (UTC microseconds)
 };
+using ActionIntent = MoveIntent;
 
 /// A task handed to a pool that has not started yet.
 struct HandoverRecord {
@@ -51,6 +59,9 @@ class Journal {
   const std::map<uint64_t, MoveIntent>& unfinished() const { return unfinished_; }
   /// Hand-overs by task id.
   const std::map<std::string, HandoverRecord>& handovers() const { return handovers_; }
+  /// The victims rescfg asked to stop and has not re-queued or let go yet, by task id
+  /// (sync/preemption_settle.h).
+  const std::map<std::string, MoveIntent>& stops() const { return stops_; }
   /// The hand-overs as the snapshot reader takes them, with the tasks of
   /// the moves still open (whether they happened cannot be told yet: they
   /// hold the pool they were meant for).
@@ -65,6 +76,9 @@ class Journal {
   /// Forgets a hand-over: its task started, ended, or is back in its
   /// policy queue (not yet written: Flush).
   void Release(const std::string& task);
+  /// Forgets a stop: its victim was re-queued, ended on its own, or is
+  /// running again (not yet written: Flush).
+  void ReleaseStop(const std::string& task);
   /// Appends what Finish and Release recorded, with one fsync.
   bool Flush(std::string* error);
   /// Rewrites the file with only what is still open (hand-overs and
@@ -83,6 +97,7 @@ class Journal {
   uint64_t next_seq_ = 1;
   std::map<uint64_t, MoveIntent> unfinished_;
   std::map<std::string, HandoverRecord> handovers_;
+  std::map<std::string, MoveIntent> stops_;
   std::string pending_;  ///< lines recorded by Finish and Release, not yet written
 };
 

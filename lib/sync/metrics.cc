@@ -1,5 +1,6 @@
 #include "sync/metrics.h"
 
+#include "sync/preemption_metrics.h"
 #include "sync/unplaced_running.h"
 
 namespace rescfg::sync {
@@ -41,7 +42,10 @@ std::string LabelValue(std::string_view text) {
 void CountCycle(const CycleResult& cycle, MetricsTotals* totals) {
   ++totals->cycles;
   if (cycle.status != CycleResult::Status::kCompleted) ++totals->failed_cycles;
-  for (const MoveReport& m : cycle.moves) ++totals->moves[MoveResultName(m.result)];
+  for (const MoveReport& m : cycle.moves) {
+    if (m.intent.kind == ActionKind::kMove) ++totals->moves[MoveResultName(m.result)];
+  }
+  CountPreemptions(cycle, totals);
 }
 
 std::string RenderMetrics(const CycleResult* last, const CycleResult& latest, const MetricsTotals& totals,
@@ -89,6 +93,7 @@ std::string RenderMetrics(const CycleResult* last, const CycleResult& latest, co
     auto it = totals.moves.find(result);
     Sample(&out, "rescfg_sync_moves_total", Label("result", result), std::to_string(it == totals.moves.end() ? 0 : it->second));
   }
+  RenderPreemptionMetrics(totals, &out);
   Header(&out, "rescfg_sync_cycles_total", "counter", "Cycles since the sync started.");
   Sample(&out, "rescfg_sync_cycles_total", "", std::to_string(totals.cycles));
   Header(&out, "rescfg_sync_failed_cycles_total", "counter", "Cycles that could not complete (server, state, configuration).");

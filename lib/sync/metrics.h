@@ -16,6 +16,12 @@ struct MetricsTotals {
   int64_t cycles = 0;
   int64_t failed_cycles = 0;  ///< cycles that could not complete (the server, the state)
   std::map<std::string, uint64_t> moves;  ///< by result
+  /// Victims stopped (result stopped) since the start, by the victim's policy and the pool.
+  std::map<std::pair<std::string, std::string>, uint64_t> preemptions;
+  /// Stops and re-queues since the start, by action and result.
+  std::map<std::pair<std::string, std::string>, uint64_t> actions;
+  size_t stopping = 0;  ///< the last completed cycle's victims that have not ended yet
+  size_t stuck = 0;     ///< of those, stuck after stopTimeout
 };
 
 /// Adds a cycle's moves and outcome to the totals.

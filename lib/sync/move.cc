@@ -20,6 +20,9 @@ const char* MoveResultName(MoveResult result) {
     case MoveResult::kMoved: return "moved";
     case MoveResult::kSkipped: return "skipped";
     case MoveResult::kFailed: return "failed";
+    case MoveResult::kStopped: return "stopped";
+    case MoveResult::kRequeued: return "requeued";
+    case MoveResult::kStuck: return "stuck";
   }
   return "failed";
 }
@@ -50,8 +53,8 @@ std::string EnqueueBody(const MoveIntent& m) {
   return body + "}";
 }
 
-MoveReport Report(const MoveIntent& m, MoveResult result, std::string detail, bool open = false) {
-  return {m, UtcNowMicros(), std::move(result), std::move(detail), open};
+MoveReport Report(const Clock& clock, const MoveIntent& m, MoveResult result, std::string detail, bool open = false) {
+  return {m, UtcNowMicros(clock), std::move(result), std::move(detail), open};
 }
 
 /// After a refused or failed enqueue: the task, out of its policy queue,
@@ -91,9 +94,11 @@ bool MeansTaskChanged(int subcode) {
   }
 }
 
-std::string UtcNowMicros() {
-  const auto now = std::chrono::system_clock::now();
-  const int64_t micros = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count();
+std::string UtcNowMicros() { return UtcNowMicros(SystemClock()); }
+
+std::string UtcNowMicros(const Clock& clock) { return UtcMicrosText(clock.UtcMicros()); }
+
+std::string UtcMicrosText(int64_t micros) {
   const std::time_t seconds = static_cast<std::time_t>(micros / 1'000'000);
   std::tm tm{};
   gmtime_r(&seconds, &tm);
@@ -135,7 +140,7 @@ TaskLook LookAtTask(ApiClient& api, const std::string& task) {
   return look;
 }
 
-MoveReport MoveTask(ApiClient& api, const MoveIntent& m) {
+MoveReport MoveTask(ApiClient& api, const MoveIntent& m, const Clock& clock) {
   // Step 2: out of the policy queue, only if it is still there.
   const ApiAnswer removed = api.Call("queues.remove_task", TaskQueueBody(m.from_id, m.task));
   if (!removed.ok()) {
@@ -143,23 +148,23 @@ MoveReport MoveTask(ApiClient& api, const MoveIntent& m) {
       // An earlier attempt may have removed it: it is ours if it is still
       // queued for its policy queue and so listed in none.
       const TaskLook look = LookAtTask(api, m.task);
-      if (!look.ok) return Report(m, MoveResult::kFailed, "queues.remove_task: " + removed.Describe(), true);
+      if (!look.ok) return Report(clock, m, MoveResult::kFailed, "queues.remove_task: " + removed.Describe(), true);
       if (look.status != "queued" || look.queue != m.from_id) {
-        return Report(m, MoveResult::kSkipped, "queues.remove_task: " + removed.Describe());
+        return Report(clock, m, MoveResult::kSkipped, "queues.remove_task: " + removed.Describe());
       }
       // Its execution.queue says nothing of a queues.add_task: is it listed elsewhere now?
       const ListingNow now = TaskListingNow(api, m.task);
-      if (!now.ok) return Report(m, MoveResult::kFailed, "queues.remove_task: " + removed.Describe() + "; the queues could not be read again", true);
+      if (!now.ok) return Report(clock, m, MoveResult::kFailed, "queues.remove_task: " + removed.Describe() + "; the queues could not be read again", true);
       if (!now.queue.empty()) {
-        return Report(m, MoveResult::kSkipped, "queues.remove_task: " + removed.Describe() + "; listed in " + now.queue + " now");
+        return Report(clock, m, MoveResult::kSkipped, "queues.remove_task: " + removed.Describe() + "; listed in " + now.queue + " now");
       }
     } else if (removed.kind == ApiAnswer::Kind::kRefused && MeansTaskChanged(removed.subcode)) {
-      return Report(m, MoveResult::kSkipped, "queues.remove_task: " + removed.Describe());
+      return Report(clock, m, MoveResult::kSkipped, "queues.remove_task: " + removed.Describe());
     } else {
       // Anything but a clean refusal (no answer, HTML, a redirection, a
       // garbled envelope) may have removed it: the journal keeps the intent
       // open for the next cycle to settle from what the server shows.
-      return Report(m, MoveResult::kFailed, "queues.remove_task: " + removed.Describe(),
+      return Report(clock, m, MoveResult::kFailed, "queues.remove_task: " + removed.Describe(),
                     removed.in_doubt || removed.kind != ApiAnswer::Kind::kRefused);
     }
   } else {
@@ -170,37 +175,38 @@ MoveReport MoveTask(ApiClient& api, const MoveIntent& m) {
         root["data"]["removed"].get(count) != simdjson::SUCCESS) {
       count = 1;  // an answer without the count: the call succeeded
     }
-    if (count == 0) return Report(m, MoveResult::kSkipped, "queues.remove_task: removed 0 (taken from the queue meanwhile)");
+    if (count == 0) return Report(clock, m, MoveResult::kSkipped, "queues.remove_task: removed 0 (taken from the queue meanwhile)");
   }
   SyncCrashPoint();
-  return CompleteMove(api, m);
+  return CompleteMove(api, m, clock);
 }
 
-MoveReport CompleteMove(ApiClient& api, const MoveIntent& m) {
+MoveReport CompleteMove(ApiClient& api, const MoveIntent& m, const Clock& clock) {
   // Step 3: into the pool queue, only if it is still queued.
   const ApiAnswer enqueued = api.Call("tasks.enqueue", EnqueueBody(m));
-  if (enqueued.ok()) return Report(m, MoveResult::kMoved, "");
+  if (enqueued.ok()) return Report(clock, m, MoveResult::kMoved, "");
   if (enqueued.kind == ApiAnswer::Kind::kRefused && enqueued.subcode == 706) {
     // Already in its pool queue: step 2 took it out of its policy queue, so
     // only an earlier attempt whose answer was lost can have put it there.
-    return Report(m, MoveResult::kMoved, "");
+    return Report(clock, m, MoveResult::kMoved, "");
   }
   if (enqueued.kind != ApiAnswer::Kind::kRefused) {
     // No answer, or none to trust: the server may have acted (the task is
     // then in its pool queue, and putting it back would list it twice).
     // The intent stays open; the next run settles it from the queues.
-    return Report(m, MoveResult::kFailed, "tasks.enqueue: " + enqueued.Describe() + "; settled at the next cycle", true);
+    return Report(clock, m, MoveResult::kFailed, "tasks.enqueue: " + enqueued.Describe() + "; settled at the next cycle", true);
   }
   bool open = false;
   const std::string back = PutBack(api, m, &open);
   const bool changed = enqueued.kind == ApiAnswer::Kind::kRefused && MeansTaskChanged(enqueued.subcode);
-  return Report(m, changed ? MoveResult::kSkipped : MoveResult::kFailed, "tasks.enqueue: " + enqueued.Describe() + back, open);
+  return Report(clock, m, changed ? MoveResult::kSkipped : MoveResult::kFailed, "tasks.enqueue: " + enqueued.Describe() + back, open);
 }
 
 bool MakeMoves(ApiClient& api, Journal& journal, std::vector<MoveIntent> intents, const MoveOptions& options,
                std::vector<MoveReport>* reports, std::string* error) {
   reports->clear();
   if (intents.empty()) return true;
+  const Clock& clock = options.clock != nullptr ? *options.clock : SystemClock();
   if (!journal.Begin(&intents, error)) return false;
   SyncCrashPoint();
   reports->resize(intents.size());
@@ -217,10 +223,10 @@ bool MakeMoves(ApiClient& api, Journal& journal, std::vector<MoveIntent> intents
     for (size_t lane; (lane = next_lane.fetch_add(1)) < lanes.size();) {
       for (size_t i : lanes[lane]) {
         if (options.stop && options.stop->load()) {
-          (*reports)[i] = Report(intents[i], MoveResult::kSkipped, "the sync was stopped before this move");
+          (*reports)[i] = Report(clock, intents[i], MoveResult::kSkipped, "the sync was stopped before this move");
           continue;
         }
-        (*reports)[i] = MoveTask(api, intents[i]);
+        (*reports)[i] = MoveTask(api, intents[i], clock);
         SyncCrashPoint();
       }
     }

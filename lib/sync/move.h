@@ -22,12 +22,15 @@
 
 #include "sync/api_client.h"
 #include "sync/journal.h"
+#include "util/clock.h"
 
 namespace rescfg::sync {
 
-/// How a move ended; MoveResultName is its one name in outputs, metrics and the journal.
-enum class MoveResult { kPlanned, kMoved, kSkipped, kFailed };
-/// "planned", "moved", "skipped", "failed".
+/// How an action ended (a move, a stop or a re-queue: ActionKind); MoveResultName is its
+/// one name in outputs, metrics and the journal.
+enum class MoveResult { kPlanned, kMoved, kSkipped, kFailed, kStopped, kRequeued, kStuck };
+using ActionResult = MoveResult;
+/// "planned", "moved", "skipped", "failed", "stopped", "requeued", "stuck".
 const char* MoveResultName(MoveResult result);
 
 struct MoveReport {
@@ -47,14 +50,15 @@ std::string StatusReason(const MoveIntent& intent);
 bool MeansTaskChanged(int subcode);
 
 /// Steps 2 and 3 for one task.
-MoveReport MoveTask(ApiClient& api, const MoveIntent& intent);
+MoveReport MoveTask(ApiClient& api, const MoveIntent& intent, const Clock& clock = SystemClock());
 /// Step 3 alone, for a task already out of its policy queue (a move a
 /// crash interrupted).
-MoveReport CompleteMove(ApiClient& api, const MoveIntent& intent);
+MoveReport CompleteMove(ApiClient& api, const MoveIntent& intent, const Clock& clock = SystemClock());
 
 struct MoveOptions {
   int connections = 4;                      ///< moves at once, each on its own connection
   const std::atomic<bool>* stop = nullptr;  ///< set: no further move starts
+  const Clock* clock = nullptr;             ///< the reports' times (nullptr: the system's)
 };
 
 /// Steps 1 to 4 for every intent. Moves into the same queue are made one
@@ -69,6 +73,9 @@ bool MakeMoves(ApiClient& api, Journal& journal, std::vector<MoveIntent> intents
 
 /// The time now as the output writes it: 2026-12-03T10:00:00.000000Z.
 std::string UtcNowMicros();
+std::string UtcNowMicros(const Clock& clock);
+/// UTC microseconds as the output writes them.
+std::string UtcMicrosText(int64_t micros);
 
 /// What the server says about one task: its status ("" when it has none
 /// or no task has that id) and its execution.queue.

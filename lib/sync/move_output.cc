@@ -5,6 +5,29 @@
 
 namespace rescfg::sync {
 
+std::string RecordFrom(const MoveIntent& m) {
+  switch (m.kind) {
+    case ActionKind::kMove: return m.from;
+    case ActionKind::kStop: return m.to;
+    case ActionKind::kRequeue: return "";
+  }
+  return "";
+}
+
+std::string RecordTo(const MoveIntent& m) {
+  switch (m.kind) {
+    case ActionKind::kMove: return m.to;
+    case ActionKind::kStop: return "";
+    case ActionKind::kRequeue: return m.from;
+  }
+  return "";
+}
+
+bool HasDetail(const MoveReport& r) {
+  return r.result == MoveResult::kSkipped || r.result == MoveResult::kFailed || r.result == MoveResult::kStuck ||
+         (r.result == MoveResult::kRequeued && !r.detail.empty());
+}
+
 std::string MoveJsonLine(const MoveReport& r, int64_t cycle) {
   const MoveIntent& m = r.intent;
   std::string out = "{\"cycle\": " + std::to_string(cycle) + ", \"time\": ";
@@ -17,15 +40,17 @@ std::string MoveJsonLine(const MoveReport& r, int64_t cycle) {
       AppendJsonString(&out, value);
     }
   };
+  field("action", ActionKindName(m.kind));
   field("task", m.task);
   field("name", m.name, true);
   field("policy", m.policy);
   field("profile", m.profile);
   field("pool", m.pool);
-  field("from", m.from);
-  field("to", m.to);
+  field("from", RecordFrom(m), m.kind != ActionKind::kMove);
+  field("to", RecordTo(m), m.kind != ActionKind::kMove);
+  if (m.kind != ActionKind::kMove) field("for", m.preemptor);
   field("result", MoveResultName(r.result));
-  if (r.result == MoveResult::kSkipped || r.result == MoveResult::kFailed) field("detail", r.detail);
+  if (HasDetail(r)) field("detail", r.detail);
   return out + "}\n";
 }
 
@@ -37,12 +62,14 @@ std::string MoveJsonLines(const std::vector<MoveReport>& moves, int64_t cycle) {
 
 std::string MoveTable(const std::vector<MoveReport>& moves, int64_t cycle) {
   if (moves.empty()) return "";
-  TextTable table({"CYCLE", "TIME", "TASK", "NAME", "POLICY", "PROFILE", "POOL", "FROM", "TO", "RESULT", "DETAIL"});
+  TextTable table({"CYCLE", "TIME", "ACTION", "TASK", "NAME", "POLICY", "PROFILE", "POOL", "FROM", "TO", "RESULT", "DETAIL"});
   table.SetAlign(0, TextTable::Align::kRight);
   for (const MoveReport& r : moves) {
     const MoveIntent& m = r.intent;
-    table.AddRow({std::to_string(cycle), r.time, m.task, m.name, m.policy, m.profile, m.pool, m.from, m.to, MoveResultName(r.result),
-                  r.detail});
+    const std::string detail = m.kind == ActionKind::kMove || m.preemptor.empty() ? r.detail
+                               : "for " + m.preemptor + (r.detail.empty() ? "" : "; " + r.detail);
+    table.AddRow({std::to_string(cycle), r.time, ActionKindName(m.kind), m.task, m.name, m.policy, m.profile, m.pool,
+                  RecordFrom(m), RecordTo(m), MoveResultName(r.result), detail});
   }
   return table.Render();
 }

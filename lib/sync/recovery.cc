@@ -46,6 +46,7 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
   RecoveryOutcome outcome;
   const std::map<uint64_t, MoveIntent> open = journal.unfinished();  // a copy: Finish changes it
   for (const auto& [seq, m] : open) {
+    if (m.kind != ActionKind::kMove) continue;  // stops and re-queues: SettlePreemptions (sync/requeue.h)
     const clearml::Queue* listed = ListedIn(queues, m.task);
     const IntentState state =
         JudgeIntent(m, StatusOf(snapshot, m.task), listed, listed != nullptr && is_config_queue(listed->name));

@@ -6,8 +6,16 @@ a capacity of GPUs, and moves only when the test advances time
 agent in turn:
 
 1. settles its tasks: a running task finishes (`completed`) after
-   `run_ticks`; one a person stopped (`status_message: stopping`) stops; one
-   that is no longer in_progress (a person's dequeue) is let go. A task parked
+   `run_ticks`; one asked to stop (`status_message: stopping`, tasks.stop
+   with a live worker) is killed at the agent's next poll and reported with
+   tasks.stopped (status_reason "task was stopped by tasks.stop", message
+   "Changed by clearml-agent WORKER": what rescfg sent is overwritten), unless
+   `ignore_stops` (an agent that never lets go: a stuck stop); one that is no
+   longer in_progress (a person's dequeue) is let go. In k8s mode the glue
+   then deletes the task's pod and, at its next tick, fails the task if it
+   is queued or running again, unless it is queued with a status_reason
+   containing "pushed back by policy manager" (clearml-agent's
+   _cleanup_old_pods). A task parked
    in the pending queue (k8s mode) starts after `start_ticks`, unless a person
    took it out of there meanwhile (the glue then skips it);
 2. pulls: while the head task of one of its queues fits in what is free, it
@@ -21,7 +29,7 @@ agent in turn:
 Spec: {"name", "host", "mode": "direct"|"k8s", "capacity": GPUs,
 "queues": [{"queue": NAME, "gpus": N, "need_param": "runtime.gpus_request"}],
 "run_ticks": 3, "start_ticks": 1, "pending_queue": "k8s_scheduler",
-"report_workers": true, "pull_per_tick": null}.
+"report_workers": true, "pull_per_tick": null, "ignore_stops": false}.
 """
 
 import math
@@ -41,6 +49,8 @@ class Agent:
         self.start_ticks = int(spec.get("start_ticks", 1))
         self.report_workers = spec.get("report_workers", True)
         self.pull_per_tick = spec.get("pull_per_tick")
+        self.ignore_stops = bool(spec.get("ignore_stops", False))
+        self.deleted_pods = []  # k8s: tasks whose pods ended, for the glue's next cleanup
         self.slots = list(range(max(0, math.floor(self.capacity))))  # free GPU indices
         self.held = {}  # task id -> {"need", "phase", "ticks", "queue", "gpus"}
         self.queue_specs = []
@@ -56,8 +66,14 @@ class Agent:
     def used(self):
         return sum((h["need"] for h in self.held.values()), Fraction(0))
 
-    def release(self, task_id):
+    def release(self, task_id, model=None):
         held = self.held.pop(task_id)
+        if model is not None:
+            task = model.tasks.get(task_id)
+            if task is not None:
+                task["worker_live"] = False
+            if self.mode == "k8s" and held["phase"] == "running":
+                self.deleted_pods.append(task_id)
         self.slots.extend(held["gpus"])
         self.slots.sort()
 
@@ -69,6 +85,7 @@ class Agent:
     def tick(self, model):
         model.actor = "agent"
         try:
+            self.cleanup(model)
             self.settle(model)
             self.pull(model)
         finally:
@@ -81,7 +98,7 @@ class Agent:
                 still_parked = task is not None and task["status"] == "queued" and \
                     any(e["task"] == task_id for e in self.pending["entries"])
                 if not still_parked:
-                    self.release(task_id)  # someone popped it from the glue's queue: skipped
+                    self.release(task_id, model)  # someone popped it from the glue's queue: skipped
                     continue
                 held["ticks"] -= 1
                 if held["ticks"] <= 0:
@@ -89,21 +106,41 @@ class Agent:
                     self.start(model, task, held)
                 continue
             if task is None or task["status"] != "in_progress":
-                self.release(task_id)
-            elif task.get("status_message") == "stopping":
-                model.change_status(task, "stopped", "stopped by the agent", "aborted", force=True)
-                self.release(task_id)
+                self.release(task_id, model)
+            elif task.get("status_message") == "stopping" and not self.ignore_stops:
+                # TaskStopSignal: "User aborted: stopping task", kill, then tasks.stopped
+                model.tasks_stopped({"task": task_id, "status_reason": "task was stopped by tasks.stop",
+                                     "status_message": f"Changed by clearml-agent {self.worker_id(held)}",
+                                     "force": True})
+                self.release(task_id, model)
             else:
                 held["ticks"] -= 1
                 task["last_update"] = now_text()
                 if held["ticks"] <= 0:
                     model.change_status(task, "completed", "", "completed", force=True)
-                    self.release(task_id)
+                    self.release(task_id, model)
+
+    def cleanup(self, model):
+        """The k8s glue's _cleanup_old_pods: a task whose pod is gone and that is queued
+        or in_progress again is failed, unless the policy manager pushed it back."""
+        deleted, self.deleted_pods = self.deleted_pods, []
+        for task_id in deleted:
+            task = model.tasks.get(task_id)
+            if task is None or task["status"] not in ("queued", "in_progress") or task_id in self.held:
+                continue
+            if task["status"] == "queued" and \
+                    "pushed back by policy manager" in (task.get("status_reason") or "").lower():
+                continue  # "Task was pushed back to policy queue by policy manager, don't touch it"
+            if task["status"] == "queued":
+                model.tasks_dequeue({"task": task_id, "status_reason": "Pod deleted (not pending or running)"})
+            model.change_status(task, "failed", "Pod deleted (not pending or running)",
+                                f"Pod deleted by agent {self.host}", force=True)
 
     def start(self, model, task, held):
         held.update(phase="running", ticks=self.run_ticks)
         model.change_status(task, "in_progress", "", "running", expected="queued",
-                            last_worker=self.worker_id(held), started=now_text())
+                            last_worker=self.worker_id(held), worker_live=True,
+                            started=task.get("started") or now_text())  # started keeps the first start
 
     def pull(self, model):
         pulled = 0

@@ -129,7 +129,7 @@ def act(model, fault):
             task = model.tasks[task_id]
             model.remove_from_all(task_id)
             model.change_status(task, "in_progress", "", "running", force=True,
-                                last_worker="someone:gpu0")
+                                last_worker="someone:gpu0", worker_live=True)
         elif action == "relist":
             # moved to another queue by queues.remove_task + queues.add_task: execution.queue unchanged
             model.remove_from_all(task_id)

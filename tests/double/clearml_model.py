@@ -88,6 +88,7 @@ class Model:
         self.actor = "test"  # who makes the current change: test, api, agent or person
         self.enqueue_keeps_entries = bool(setup.get("enqueue_keeps_entries", False))
         self.popped = set()  # tasks an agent popped and has not started (a test's person "pop")
+        self.api_stops = {}  # task id -> tasks.stop calls made through the API
         for queue in setup.get("queues", []):
             self.create_queue(queue)
         for task in setup.get("tasks", []):
@@ -304,17 +305,34 @@ class Model:
         return res
 
     def tasks_stop(self, body):
+        """task_operations.stop_task: a task a live worker runs only gets status_message
+        "stopping" (its agent kills it and reports tasks.stopped); any other is stopped at
+        once, through the status machine (completed -> stopped: 110; a status changed
+        between the read and the write: 121)."""
         task = self.get_task(body.get("task"))
         queued = task["status"] == "queued"
-        # is_run_by_worker: a worker reports on it (the double's agents report at every tick)
-        run_by_worker = bool(task.get("last_worker")) and task["status"] == "in_progress"
+        # is_run_by_worker: a worker reported on it lately (last_worker and a recent
+        # last_update; the double's agents report at every tick and forget it when done)
+        run_by_worker = bool(task.get("last_worker")) and task.get("worker_live", False)
         if queued or not run_by_worker:
             if queued:
                 self.dequeue_core(task)
-            return self.change_status(task, "stopped", body.get("status_reason", ""),
-                                      "Stopped by user", force=bool(body.get("force")))
-        return self.change_status(task, task["status"], body.get("status_reason", ""),
-                                  "stopping", force=bool(body.get("force")))
+            res = self.change_status(task, "stopped", body.get("status_reason", ""),
+                                     "Stopped by user", force=bool(body.get("force")))
+        else:
+            res = self.change_status(task, task["status"], body.get("status_reason", ""),
+                                     "stopping", force=bool(body.get("force")))
+        if self.actor == "api":
+            self.api_stops[task["id"]] = self.api_stops.get(task["id"], 0) + 1
+        return res
+
+    def tasks_stopped(self, body):
+        """services/tasks.py::stopped, as the agent calls it once it killed the task:
+        its own status_reason and message overwrite the ones of tasks.stop."""
+        task = self.get_task(body.get("task"))
+        return self.change_status(task, "stopped", body.get("status_reason", ""),
+                                  body.get("status_message", ""), force=bool(body.get("force")),
+                                  completed=now_text())
 
     # -- queues ----------------------------------------------------------------
     def queues_get_all(self, body):
@@ -359,6 +377,17 @@ class Model:
                                force=True, enqueue_status=None, execution=execution)
         return {"removed": removed}
 
+    def queues_move_task_to_front(self, body):
+        """QueueBLL.reposition_task to the front: 703 when the task is not in that queue."""
+        queue = self.get_queue(body.get("queue"))
+        task_id = body.get("task")
+        entries = [e for e in queue["entries"] if e["task"] == task_id]
+        if not entries:
+            raise bad(703, f"invalid queue id or task not in queue (id={queue['id']}, task={task_id})")
+        queue["entries"] = entries + [e for e in queue["entries"] if e["task"] != task_id]
+        queue["last_update"] = now_text()
+        return {"position": 0}
+
     def queues_get_next_task(self, body):
         queue = self.get_queue(body.get("queue"))
         want = body.get("task")
@@ -380,6 +409,7 @@ class Model:
         return {"tasks": copy.deepcopy(sorted(self.tasks.values(), key=lambda t: t["id"])),
                 "queues": copy.deepcopy(self.queues), "workers": copy.deepcopy(self.workers),
                 "events": list(self.events), "origin": dict(self.origin),
+                "api_stops": dict(self.api_stops),
                 "popped": sorted(self.popped)}
 
 

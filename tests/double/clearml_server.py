@@ -25,9 +25,9 @@ The API (POST or GET, JSON body, optional /vX.Y/ prefix), each answer the
 envelope {"meta": {id, trx, endpoint, result_code, result_subcode,
 result_msg, error_stack, error_data}, "data": {...}}:
   auth.login (Basic key:secret -> {"token"}; later calls send Bearer)
-  tasks.get_all, tasks.enqueue, tasks.dequeue, tasks.stop
+  tasks.get_all, tasks.enqueue, tasks.dequeue, tasks.stop, tasks.stopped
   queues.get_all, queues.get_by_id, queues.add_task, queues.remove_task,
-  queues.get_next_task, workers.get_all
+  queues.get_next_task, queues.move_task_to_front, workers.get_all
 Refusals: HTTP 400 with result subcodes (12, 101, 110, 121, 701, 703, 706,
 707); HTTP 401 with 20 (no credentials), 10 (another scheme), 21
 (malformed Basic), 22 (unknown key or secret), 30 (a bad, revoked or
@@ -144,6 +144,8 @@ class Double:
             "tasks.enqueue": lambda b: model.tasks_enqueue(b, person_during),
             "tasks.dequeue": model.tasks_dequeue,
             "tasks.stop": model.tasks_stop,
+            "tasks.stopped": model.tasks_stopped,
+            "queues.move_task_to_front": model.queues_move_task_to_front,
             "queues.get_all": model.queues_get_all,
             "queues.get_by_id": model.queues_get_by_id,
             "queues.add_task": model.queues_add_task,
