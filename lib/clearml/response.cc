@@ -3,6 +3,7 @@
 #include "clearml/json_scan.h"
 #include "jobs/job_fields.h"
 #include "jobs/json_values.h"
+#include "util/file_io.h"
 #include "util/yaml_input.h"
 
 namespace rescfg::clearml {
@@ -53,6 +54,7 @@ Mark LocateSyntaxError(std::string_view text, simdjson::error_code error, const 
 }
 
 PaddedText Pad(std::string text) {
+  static_assert(simdjson::SIMDJSON_PADDING <= kReadSlack, "a file as read has room for the padding");
   PaddedText padded;
   padded.size = text.size();
   padded.text = std::move(text);

@@ -1,6 +1,7 @@
 #pragma once
 /// Reading whole input files with a size limit and a clear error.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,6 +15,11 @@ constexpr uint64_t kDefaultMaxFileBytes = uint64_t(1) << 30;  // 1 GiB
 /// its limit, else "unreadable".
 constexpr const char* kUnreadable = "unreadable";
 constexpr const char* kTooLarge = "too-large";
+
+/// A regular file is read into a string with at least this many bytes of
+/// capacity past its end: a JSON parser's padding (simdjson's is 64) then
+/// fits without copying the whole file again.
+constexpr size_t kReadSlack = 64;
 
 /// Reads `path` ("-" is standard input). On failure returns nullopt and sets
 /// `error` to the reason, without the file name (callers name the file):
