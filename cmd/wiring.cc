@@ -84,7 +84,9 @@ void AddDiff(CLI::App& app, DiffOptions& diff, int& exit_code) {
   diff_cmd->add_option("--start", diff.start, "With --trace: start the clock at this RFC 3339 time");
   diff_cmd->add_option("--until", diff.until, "With --trace: stop after the events at this RFC 3339 time");
   AddOutput(diff_cmd, &diff.output);
-  diff_cmd->footer("Example: rescfg diff <(git show HEAD~1:resources.yaml) resources.yaml\nExit: 0 same; 1 different; 2 unusable input or state.");
+  diff_cmd->footer("Example: rescfg diff <(git show HEAD~1:resources.yaml) resources.yaml\n"
+                   "         rescfg diff --state /var/lib/rescfg resources.yaml --jobs-from-sync  (impact on what the last sync read)\n"
+                   "Exit: 0 same; 1 different; 2 unusable input or state.");
   diff_cmd->callback([&, diff_state] {
     diff.against_state = diff_state->count() > 0;
     diff.jobs.sync_state_dir = StateDirOrDefault(diff.state_dir);
@@ -196,6 +198,7 @@ void AddGraph(CLI::App& app, GraphOptions& graph, int& exit_code) {
                         "with --policy, what connects them)")
       ->allow_extra_args(false);
   graph_cmd->footer("Example: rescfg graph --config resources.yaml --format dot | dot -Tsvg > resources.svg\n"
+                    "         rescfg graph --state /var/lib/rescfg --jobs-from-sync  (with what the last sync read)\n"
                     "Exit: 0 drawn; 2 unusable input or state, or no such --policy or --pool.");
   graph_cmd->callback([&] {
     SetSyncStateDir(&graph.jobs, graph.config);
