@@ -261,4 +261,15 @@ inline std::string PolicyQueueOf(const Policy& policy, const PolicyProfile& entr
   return entry.queue ? *entry.queue : DefaultPolicyQueue(policy.name, entry.profile);
 }
 
+/// The policy queue of `policy`'s `profile`, by their names ("" when the
+/// configuration has no such policy or the policy no such profile).
+inline std::string PolicyQueueByName(const Config& config, std::string_view policy, std::string_view profile) {
+  const Policy* p = config.FindPolicy(policy);
+  if (p == nullptr) return "";
+  for (const PolicyProfile& entry : p->profiles) {
+    if (entry.profile == profile) return PolicyQueueOf(*p, entry);
+  }
+  return "";
+}
+
 }  // namespace rescfg

@@ -42,15 +42,6 @@ std::unordered_set<std::string> ConfigQueues(const Config& config) {
   return names;
 }
 
-std::string PolicyQueue(const Config& config, std::string_view policy, std::string_view profile) {
-  const Policy* p = config.FindPolicy(policy);
-  if (p == nullptr) return "";
-  for (const PolicyProfile& entry : p->profiles) {
-    if (entry.profile == profile) return PolicyQueueOf(*p, entry);
-  }
-  return "";
-}
-
 /// The moves among the report's actions (decide/clearml_actions.h), in placement order; those that
 /// cannot be made go straight to `refused` (by their index in the order).
 void PlanMoves(const Config& config, const ScheduleReport& report, const clearml::QueueList& queues, int64_t cycle,
@@ -66,7 +57,7 @@ void PlanMoves(const Config& config, const ScheduleReport& report, const clearml
     m.policy = std::string(*job.policy);
     m.profile = std::string(*job.profile);
     m.pool = std::string(*job.pool);
-    m.from = PolicyQueue(config, m.policy, m.profile);
+    m.from = PolicyQueueByName(config, m.policy, m.profile);
     m.to = std::string(action.to);
     const clearml::Queue* from = queues.FindByName(m.from);
     const clearml::Queue* to = queues.FindByName(m.to);

@@ -9,16 +9,6 @@
 namespace rescfg::sync {
 namespace {
 
-/// The policy queue of a policy's profile, by name ("" when there is none).
-std::string PolicyQueueName(const Config& config, std::string_view policy, std::string_view profile) {
-  const Policy* p = config.FindPolicy(policy);
-  if (p == nullptr) return "";
-  for (const PolicyProfile& entry : p->profiles) {
-    if (entry.profile == profile) return PolicyQueueOf(*p, entry);
-  }
-  return "";
-}
-
 std::string StopBody(const MoveIntent& m) {
   std::string body = "{\"task\": ";
   AppendJsonString(&body, m.task);
@@ -72,7 +62,7 @@ std::vector<MoveIntent> PlanStops(const Config& config, const ScheduleReport& re
     m.policy = job.policy ? std::string(*job.policy) : "";
     m.profile = job.profile ? std::string(*job.profile) : "";
     m.pool = std::string(action.preemption->pool);
-    m.from = PolicyQueueName(config, m.policy, m.profile);
+    m.from = PolicyQueueByName(config, m.policy, m.profile);
     if (const clearml::Queue* from = queues.FindByName(m.from)) m.from_id = std::string(from->id);
     m.to = job.queue ? std::string(*job.queue) : "";
     if (const clearml::Queue* to = queues.FindByName(m.to)) m.to_id = std::string(to->id);
