@@ -4,6 +4,7 @@
 #include <memory>
 #include <string_view>
 
+#include "config/agent_reach.h"
 #include "config/canonical.h"
 #include "export/agent_sizing.h"
 #include "export/renamed_queues.h"
@@ -193,7 +194,7 @@ class AgentExport {
             "run the profile's tasks through the Kubernetes glue with a per-task template, or give it a fixed allotment");
       }
     }
-    if (!queue.dynamic && pool.nodes && largest.allotment > Quantity::Units(pool.nodes->gpus)) {
+    if (!queue.dynamic && !OneAgentHolds(pool, largest.allotment)) {
       const int64_t gpus = pool.nodes->gpus;
       Add("multi-machine-allotment", ProfilePath(largest) + ".allotment", Or(largest.allotment_mark, largest.mark),
           "allotment " + largest.allotment.ToString() + " of profile " + Q(largest.name) + " (" + where +

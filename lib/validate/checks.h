@@ -85,6 +85,9 @@ void CheckLimits(CheckContext& context);
 /// nodes-resources-mismatch, guaranteed-above-resources, too-many-machines,
 /// allotment-fits-no-machine.
 void CheckMachines(CheckContext& context);
+/// multi-machine-allotment, dynamic-queue (warnings): jobs no ClearML agent
+/// of a linked pool starts, or sizes as rescfg does.
+void CheckAgentReach(CheckContext& context);
 /// reservations-unsatisfiable: the max-flow / Hall check.
 void CheckReservations(CheckContext& context);
 /// Every warning.

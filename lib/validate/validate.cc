@@ -112,6 +112,7 @@ void ValidateConfig(const Config& config, const std::string& file, std::vector<F
   CheckWarnings(context);
   CheckPreemption(context);
   CheckQueueSizing(context);
+  CheckAgentReach(context);
   SortFindings(findings->begin() + static_cast<std::ptrdiff_t>(first), findings->end());
 }
 

@@ -8,7 +8,8 @@
 /// reserved-above-limit, allotment-above-limit, allotment-too-large,
 /// reservations-unsatisfiable; warnings: fractional-pool-size,
 /// near-fraction, unused-pool, unused-profile, empty-policy,
-/// limit-below-allotment, mixed-queue, preemption-without-reservation. The loader's shape codes are in config/loader.h.
+/// limit-below-allotment, mixed-queue, preemption-without-reservation,
+/// mig-fraction-unmapped, multi-machine-allotment, dynamic-queue. The loader's shape codes are in config/loader.h.
 
 #include <string>
 #include <vector>

@@ -37,6 +37,26 @@ expect_exit 0 "$warning"
 expect_exit 1 --strict "$warning"
 contains "$tmp/err" "warnings fail with --strict"
 
+# Jobs no ClearML agent starts as rescfg sizes them: warnings at the link,
+# so --strict fails where the agent export would say so.
+agents="$tmp/agents.yaml"
+cat > "$agents" <<'YAML'
+apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools:
+  - {name: a100-metal, nodes: {count: 4, gpus: 4}}
+profiles:
+  - {name: 8xGPU, allotment: 8, links: [{pool: a100-metal, queue: metal-8}]}
+  - {name: sized, allotment: 1, dynamic: {parameter: runtime.gpus_request}, links: [{pool: a100-metal, queue: metal-d}]}
+policies:
+  - {name: team, profiles: [8xGPU, sized]}
+YAML
+expect_exit 0 "$agents"
+contains "$tmp/out" "agents.yaml:6:41: warning[multi-machine-allotment]: profiles[8xGPU].links[0]: allotment 8 of profile '8xGPU' takes whole machines of pool 'a100-metal'"
+contains "$tmp/out" "agents.yaml:7:85: warning[dynamic-queue]: profiles[sized].links[0]: profile 'sized' sizes each job from its runtime.gpus_request, but the machines of pool 'a100-metal' are served by clearml-agent daemons"
+expect_exit 1 --strict "$agents"
+contains "$tmp/err" "1 invalid (0 errors, 2 warnings); warnings fail with --strict"
+
 # Text: file:line:col: severity[code]: path: message (hint), one per line;
 # the summary goes to stderr only.
 expect_exit 1 "$invalid" "$warning"
