@@ -156,7 +156,7 @@ struct ExportOptions {
   std::string output;            ///< -o FILE, written atomically; "" is stdout
   std::string format = "yaml";   ///< yaml (the documents) | json (documents and findings as data)
   std::string mode = "k8s-glue"; ///< clearml-agent: k8s-glue | daemon
-  std::string pool;              ///< clearml-agent: only this pool
+  std::vector<std::string> pools; ///< --pool: clearml-agent, only this one; kueue, only these (repeatable)
   std::string chart = "enterprise"; ///< clearml-agent k8s-glue: enterprise | open (the Helm chart's form)
   std::vector<std::string> accept;  ///< --accept: reviewed finding codes, comma-separated lists
 };

@@ -19,10 +19,11 @@ namespace {
 
 ExportResult Export(const ExportOptions& options, const Config& config, const std::string& label) {
   if (options.target == "clearml-agent") {
-    return ExportClearmlAgent(config, {options.mode == "daemon" ? AgentMode::kDaemon : AgentMode::kK8sGlue, options.pool,
+    return ExportClearmlAgent(config, {options.mode == "daemon" ? AgentMode::kDaemon : AgentMode::kK8sGlue,
+                                       options.pools.empty() ? "" : options.pools.front(),
                                        options.chart == "open" ? AgentChart::kOpen : AgentChart::kEnterprise});
   }
-  if (options.target == "kueue") return ExportKueue(config, label);
+  if (options.target == "kueue") return ExportKueue(config, label, {options.pools});
   ExportResult result;
   // Each target fills this in (lib/export/).
   result.errors.push_back({"unsupported", Severity::kError, "", {}, "", "export " + options.target + " is not built yet", ""});
@@ -48,8 +49,12 @@ void LogExportFinding(const std::string& label, const ExportFinding& f, bool acc
 }  // namespace
 
 int RunExport(const ExportOptions& options) {
-  if (options.target == "kueue" && (!options.pool.empty() || options.mode != "k8s-glue")) {
-    spdlog::error("--pool and --mode apply to export clearml-agent, not kueue: Kueue takes every pool at once");
+  if (options.target == "kueue" && options.mode != "k8s-glue") {
+    spdlog::error("--mode applies to export clearml-agent, not kueue");
+    return kExitUnusable;
+  }
+  if (options.target == "clearml-agent" && options.pools.size() > 1) {
+    spdlog::error("export clearml-agent takes one --pool: each pool's agent gets its own documents");
     return kExitUnusable;
   }
   if (options.chart != "enterprise" && (options.target != "clearml-agent" || options.mode != "k8s-glue")) {

@@ -237,7 +237,9 @@ void AddExport(CLI::App& app, ExportOptions& export_options, int& exit_code) {
       ->check(CLI::IsMember({"yaml", "json"}));
   export_cmd->add_option("--mode", export_options.mode, "clearml-agent: k8s-glue (Helm values) or daemon (command lines)")
       ->check(CLI::IsMember({"k8s-glue", "daemon"}));
-  export_cmd->add_option("--pool", export_options.pool, "clearml-agent: only this pool")
+  export_cmd->add_option("--pool", export_options.pools,
+                         "clearml-agent: only this pool; kueue: only these pools, the ones on Kubernetes (repeatable)")
+      ->allow_extra_args(false)
       ->check([](const std::string& name) { return name.empty() ? std::string("the pool name is empty") : std::string(); });
   export_cmd->add_option("--chart", export_options.chart,
                          "clearml-agent k8s-glue: enterprise (ClearML's Enterprise agent chart: per-queue sizing) or "

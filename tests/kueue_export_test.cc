@@ -301,5 +301,93 @@ policies:
   EXPECT_EQ(sums, (std::map<std::string, int64_t>{{"a", 8}, {"b", 8}, {"c", 4}}));
 }
 
+// --- --pool: only the pools on Kubernetes ---------------------------------
+
+const char* kMixed = R"(pools:
+  - {name: gpu-k8s, resources: 8}
+  - {name: metal, nodes: {count: 2, gpus: 8}}
+profiles:
+  - {name: 2xGPU, allotment: 2, links: [{pool: metal, queue: m2}, {pool: gpu-k8s, queue: k2}]}
+  - {name: metal-only, allotment: 1, links: [{pool: metal, queue: m1}]}
+policies:
+  - {name: dev, reserved: 8, limit: 8, profiles: [2xGPU, metal-only]}
+  - {name: ops, profiles: [metal-only]}
+)";
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(KueuePools, OnlyTheNamedPoolsAndWhatReachesThem) {
+  const Config config = Valid(kMixed);
+  const ExportResult r = ExportKueue(config, "c.yaml", {{"gpu-k8s"}});
+  ASSERT_TRUE(r.errors.empty()) << Errors(r).front();
+  EXPECT_EQ(Count(r.text, "kind: ResourceFlavor"), 1u);
+  EXPECT_EQ(Count(r.text, "rescfg.io/pool: \"metal\""), 0u) << r.text;
+  // Queues whose profile links no exported pool, and a policy left without one, are not Kueue's.
+  EXPECT_EQ(Count(r.text, "kind: LocalQueue"), 1u);
+  EXPECT_EQ(Count(r.text, "dev-metal-only"), 0u);
+  EXPECT_EQ(Count(r.text, "rescfg.io/policy: \"ops\""), 0u);
+}
+
+TEST(KueuePools, ALimitAppliesWholeOverTheExportedPools) {
+  const Config config = Valid(kMixed);
+  // Every pool: the limit 8 is split over both, and starves dev/2xGPU in gpu-k8s.
+  const ExportResult all = ExportKueue(config, "c.yaml");
+  EXPECT_TRUE(Has(Codes(all.findings), "kueue-split-limit policies[dev].limit"));
+  EXPECT_TRUE(Has(Codes(all.findings), "kueue-starved-queue policies[dev].limit"));
+  // gpu-k8s alone: the whole limit over its 8 GPUs caps nothing, nothing is split or starved.
+  const ExportResult some = ExportKueue(config, "c.yaml", {{"gpu-k8s"}});
+  EXPECT_FALSE(Has(Codes(some.findings), "kueue-split-limit policies[dev].limit"));
+  EXPECT_FALSE(Has(Codes(some.findings), "kueue-starved-queue policies[dev].limit"));
+  EXPECT_EQ(Count(some.text, "borrowingLimit"), 0u) << some.text;
+  // A limit below the exported pools is still split over them alone.
+  Config low = config;
+  low.policies[0].reserved = Quantity::Units(2);
+  low.policies[0].limit = Quantity::Units(4);
+  low.pools[1].nodes->count = 1;
+  low.pools[1].resources = Quantity::Units(8);
+  const ExportResult capped = ExportKueue(low, "c.yaml", {{"gpu-k8s"}});
+  ASSERT_TRUE(capped.errors.empty());
+  // Its reservation rests on metal (its first link): the whole limit is gpu-k8s's to borrow.
+  EXPECT_NE(capped.text.find("nominalQuota: 0, borrowingLimit: 4}"), std::string::npos) << capped.text;
+}
+
+TEST(KueuePools, AReservationKeepsItsShareOfTheFullSplit) {
+  const Config config = Valid(kMixed);
+  // The full split puts dev's 8 on metal (its first link): gpu-k8s carries none of it.
+  const ExportResult r = ExportKueue(config, "c.yaml", {{"gpu-k8s"}});
+  ASSERT_TRUE(r.errors.empty());
+  const ExportFinding* said = nullptr;
+  for (const ExportFinding& f : r.findings) if (f.code == "kueue-split-reservation") said = &f;
+  ASSERT_TRUE(said);
+  EXPECT_EQ(said->path, "policies[dev].reserved");
+  EXPECT_NE(said->message.find("8 in 'metal' rests on pools this export leaves out"), std::string::npos)
+      << said->message;
+  EXPECT_NE(said->message.find("the exported pools carry 0 of it"), std::string::npos) << said->message;
+  // metal alone carries it all: no such finding.
+  const ExportResult metal = ExportKueue(config, "c.yaml", {{"metal"}});
+  ASSERT_TRUE(metal.errors.empty());
+  for (const ExportFinding& f : metal.findings) EXPECT_EQ(f.message.find("leaves out"), std::string::npos) << f.message;
+}
+
+TEST(KueuePools, EveryPoolNamedIsTheWholeExport) {
+  const Config config = Valid(kMixed);
+  const ExportResult all = ExportKueue(config, "c.yaml");
+  const ExportResult named = ExportKueue(config, "c.yaml", {{"metal", "gpu-k8s", "metal"}});
+  EXPECT_EQ(named.text, all.text);
+  EXPECT_EQ(Codes(named.findings), Codes(all.findings));
+}
+
+TEST(KueuePools, AnUnknownPoolIsAnError) {
+  const ExportResult r = ExportKueue(Valid(kMixed), "c.yaml", {{"gpu-k8s", "gpu-k9s"}});
+  ASSERT_EQ(Errors(r), std::vector<std::string>{"unknown-pool 0 pools"});
+  EXPECT_NE(r.errors[0].message.find("--pool 'gpu-k9s'"), std::string::npos);
+  EXPECT_EQ(r.errors[0].hint, "did you mean 'gpu-k8s'?");
+  EXPECT_TRUE(r.text.empty());
+}
+
 }  // namespace
 }  // namespace rescfg

@@ -6,6 +6,7 @@
 #include "export/kueue_json.h"
 #include "export/kueue_names.h"
 #include "export/kueue_objects.h"
+#include "export/kueue_pools.h"
 #include "export/kueue_preemption.h"
 #include "export/renamed_queues.h"
 #include "export/kueue_priority.h"
@@ -25,8 +26,12 @@ void ByLine(std::vector<T>& items) {
 
 }  // namespace
 
-ExportResult ExportKueue(const Config& config, const std::string& file) {
+ExportResult ExportKueue(const Config& whole, const std::string& file, const KueueExportOptions& options) {
   ExportResult result;
+  const Config subset = options.pools.empty() ? Config{} : KueuePoolSubset(whole, options.pools, file, &result.findings,
+                                                                          &result.errors);
+  if (!result.errors.empty()) return result;
+  const Config& config = options.pools.empty() ? whole : subset;
   const KueueNames names = NameKueueObjects(config, file, &result.errors);
   const KueueRequests requests = DescribeRequests(config, &result.findings);
   const KueueQuota quota = SplitQuota(config, requests.units, file, &result.findings, &result.errors);

@@ -178,10 +178,48 @@ contains out.txt "error[bad-kubernetes]: pools[a].kubernetes.nodeLabels[gpu type
 } > wide.yaml
 unusable wide.yaml "kueue-too-many-flavors: profile 'wide' spans 65 pools, but a Kueue resource group lists at most 64 flavors"
 
-# The clearml-agent flags are errors with kueue.
-expect 2 "$RESCFG" export kueue --config "$EXAMPLE" --pool "H100 Half a Superpod"
-contains err.txt "--pool and --mode apply to export clearml-agent, not kueue"
+# The clearml-agent flag --mode is an error with kueue.
 expect 2 "$RESCFG" export kueue --config "$EXAMPLE" --mode daemon
+contains err.txt "--mode applies to export clearml-agent, not kueue"
+
+# --pool (repeatable): only the pools on Kubernetes. Without it the output is
+# the whole export; naming every pool gives the same bytes.
+cat > mixed.yaml <<'EOF'
+apiVersion: rescfg/v1
+kind: ResourceConfiguration
+pools:
+  - {name: gpu-k8s, resources: 8}
+  - {name: metal, nodes: {count: 2, gpus: 8}}
+  - {name: cpu-k8s, resources: 4}
+profiles:
+  - {name: 2xGPU, allotment: 2, links: [{pool: metal, queue: m2}, {pool: gpu-k8s, queue: k2}, {pool: cpu-k8s, queue: c2}]}
+  - {name: metal-only, allotment: 1, links: [{pool: metal, queue: m1}]}
+policies:
+  - {name: dev, reserved: 8, limit: 8, profiles: [2xGPU, metal-only]}
+  - {name: ops, profiles: [metal-only]}
+EOF
+expect 1 "$RESCFG" export kueue --config mixed.yaml -o whole.yaml
+contains err.txt "kueue-starved-queue"
+expect 1 "$RESCFG" export kueue --config mixed.yaml --pool metal --pool gpu-k8s --pool cpu-k8s -o named.yaml
+cmp -s whole.yaml named.yaml || fail "naming every pool changed the export"
+expect 1 "$RESCFG" export kueue --config mixed.yaml --pool gpu-k8s --pool cpu-k8s -o k8s.yaml
+# The whole limit over the exported pools alone: none of it lies in metal.
+! grep -q "kueue-starved-queue" err.txt || fail "--pool starved a queue by a limit split over pools Kueue never sees"
+contains err.txt "the limit 8 of 'dev' holds across pools, but Kueue caps each flavor apart: it is split as 6 in 'gpu-k8s' and 2 in 'cpu-k8s'"
+contains err.txt "kueue-split-reservation: policies[dev].reserved: the reservation 8 of 'dev' holds in whichever pools its jobs reach; split over all of them, 8 in 'metal' rests on pools this export leaves out"
+[ "$(grep -c '^kind: ResourceFlavor' k8s.yaml)" = 2 ] || fail "--pool gpu-k8s --pool cpu-k8s did not give two ResourceFlavors"
+[ "$(grep -c '^kind: LocalQueue' k8s.yaml)" = 1 ] || fail "--pool kept queues that reach no exported pool"
+! grep -q 'rescfg.io/pool: "metal"' k8s.yaml || fail "--pool exported pool metal"
+if /usr/bin/python3 -c 'import jsonschema, yaml' 2>/dev/null; then
+  /usr/bin/python3 "$SRC/tests/kueue_crd_check.py" "$SRC/testdata/kueue-crds" k8s.yaml > crd.txt 2>&1 ||
+    fail "the --pool export breaks Kueue's CRDs: $(head -c 600 crd.txt)"
+fi
+expect 2 "$RESCFG" export kueue --config mixed.yaml --pool gpu-k8s --pool gpu-k9s -o never.yaml
+contains err.txt "unknown-pool: --pool 'gpu-k9s': the configuration has no pool of that name (did you mean 'gpu-k8s'?)"
+[ ! -e never.yaml ] || fail "an unknown --pool wrote a file"
+# export clearml-agent takes one --pool.
+expect 2 "$RESCFG" export clearml-agent --config mixed.yaml --pool gpu-k8s --pool metal
+contains err.txt "export clearml-agent takes one --pool"
 
 # A limit too low for one job of each queue in each of its pools: the
 # queue and pool Kueue never admits are each an error, still exit 1 with
