@@ -112,6 +112,13 @@ jq -e '[.running[] | select(.job | startswith("d"))] | length > 0 and
        all(.policy == "Platform" and (.message | contains("policy Dev is now Platform")))' out.txt >/dev/null ||
   fail "Dev's running tasks are not Platform's: $(jq -c .running out.txt)"
 
+# renamedFrom removed now would leave Dev's waiting tasks behind: plan warns,
+# with what the last cycle read still in the old queues.
+expect 0 "$RESCFG" plan forgot.yaml --state rs -o forgot.plan --jobs-from-sync
+contains err.txt "removed-policy-queue: policy queue 'Dev/4xGPU' of policy 'Platform' (profile '4xGPU') is no longer served"
+contains err.txt "in the last sync's snapshot, 2 tasks wait there and 0 run from it (let its tasks drain or move them to the new queue first)"
+cp err.txt forgot-before.txt
+
 # Drain: every task, of either name, runs and finishes; none is moved twice.
 for c in $(seq 1 30); do
   sync_once; code=$?
@@ -127,5 +134,9 @@ done
 # was moved out of the queue it waited in, once, and ran to the end.
 [ "$(jq .done counts.json)" = 9 ] || fail "not every task ran: $(cat counts.json); $(jq -c '[.queues[] | select(.entries != []) | {name, entries: [.entries[].task]}]' double-state.json)"
 [ "$(jq .moves counts.json)" = 9 ] || fail "not one move a task: $(cat counts.json)"
+# Drained, the old queues hold nothing (as a cycle reads them): renamedFrom can go.
+sync_once; [ $? = 0 ] || fail "the cycle after the drain: $(head -3 err.txt)"
+expect 0 "$RESCFG" plan forgot.yaml --state rs -o forgot.plan --jobs-from-sync
+[ "$(grep -c "0 tasks wait there and 0 run from it" err.txt)" = 2 ] || fail "the drained old queues are not empty: $(cat err.txt)"
 
 exit $((failures > 0))
