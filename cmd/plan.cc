@@ -56,6 +56,17 @@ bool MakeStateDirectoryForPlan(const std::string& dir) {
 
 namespace {
 
+/// The plan's warnings, one item each, for the reviewer: what the merge
+/// would leave waiting or uncounted.
+void AddWarningsMarkdown(const std::vector<Finding>& warnings, MarkdownDocument& doc) {
+  if (warnings.empty()) return;
+  std::string list = "**" + std::to_string(warnings.size()) + (warnings.size() == 1 ? " warning" : " warnings") + "**\n";
+  for (const Finding& f : warnings) {
+    list += "\n- " + MarkdownCode(f.code) + ": " + MarkdownText(f.message) + (f.hint.empty() ? "" : " (" + MarkdownText(f.hint) + ")");
+  }
+  doc.Add(list);
+}
+
 /// The summary of a plan for a pull-request comment.
 std::string PlanMarkdown(const Plan& plan, const std::string& given_dir, const std::string& given_output) {
   const std::string dir = PathForComment(given_dir);
@@ -69,6 +80,7 @@ std::string PlanMarkdown(const Plan& plan, const std::string& given_dir, const s
   doc.Add("### rescfg plan: revision " + std::to_string(plan.revision) + " onto provisioned revision " +
           std::to_string(plan.base_revision));
   RenderDiffMarkdown(plan.diff, doc);
+  AddWarningsMarkdown(plan.warnings, doc);
   doc.Add("Apply it with " + MarkdownCode("rescfg provision --plan " + output + " --state " + dir) + ".");
   return doc.Finish();
 }
@@ -136,6 +148,8 @@ int RunPlan(const PlanOptions& options) {
   plan.changes = static_cast<long>(change->diff.changes.size());
   plan.diff_text = RenderDiffText(change->diff);
   plan.diff = std::move(change->diff);
+  plan.warnings = std::move(findings);
+  plan.warnings.insert(plan.warnings.end(), change->rename_findings.begin(), change->rename_findings.end());
   store.reset();  // the lock is not held while the plan is written
 
   const bool to_stdout = options.output == "-";

@@ -105,6 +105,7 @@ void AddProvision(CLI::App& app, ProvisionOptions& provision, int& exit_code) {
   provision_cmd->add_option("--expect-revision", provision.expect_revision,
                             "Refuse unless the current revision is N (0: nothing provisioned yet)");
   provision_cmd->add_flag("--strict", provision.strict, "Refuse on warnings too");
+  AddJobsFromSync(provision_cmd, &provision.jobs, AddJobsSource(provision_cmd, &provision.jobs, false));
   provision_cmd->add_option("--lock-timeout", provision.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
   provision_cmd->footer("Example: rescfg provision --plan plan.json --state .rescfg -m \"merge #123\"\n"
                         "Exit: 0 provisioned or nothing to change, 1 refused (invalid, revision or plan base mismatch; state untouched),\n"
@@ -119,6 +120,7 @@ void AddPlan(CLI::App& app, PlanOptions& plan, int& exit_code) {
   plan_cmd->add_option("--output,-o", plan.output, "Write the plan to FILE atomically (- for stdout)")->required();
   plan_cmd->add_option("--message,-m", plan.message, "Message stored in the history when the plan is applied");
   plan_cmd->add_flag("--strict", plan.strict, "Refuse on warnings too");
+  AddJobsFromSync(plan_cmd, &plan.jobs, AddJobsSource(plan_cmd, &plan.jobs, false));
   plan_cmd->add_option("--format,-f", plan.format, "How the summary on standard output is written: text or markdown")
       ->check(CLI::IsMember({"text", "markdown"}));
   plan_cmd->add_option("--lock-timeout", plan.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "config/renames.h"
 #include "jobs/job_directory.h"
 #include "jobs/resolve_clearml.h"
 
@@ -69,6 +70,16 @@ std::vector<RemovedQueue> RemovedPolicyQueues(const Config& provisioned, const C
       out.push_back({std::move(queue), policy.name, entry.profile});
     }
   }
+  // The old default queues that a provisioned renamedFrom still serves: a
+  // renamedFrom removed while tasks wait there would leave them behind.
+  for (const LeftQueue& left : QueuesLeftByRenames(provisioned)) {
+    if (now.queues.find(left.old_queue) != nullptr) continue;
+    for (const Policy& policy : provisioned.policies) {
+      for (const auto& entry : policy.profiles) {
+        if (PolicyQueueOf(policy, entry) == left.queue) out.push_back({left.old_queue, policy.name, entry.profile});
+      }
+    }
+  }
   return out;
 }
 
@@ -76,8 +87,14 @@ void CountRemovedQueueJobs(const Config& provisioned, const std::vector<JobEntry
                            std::vector<RemovedQueue>* removed) {
   if (removed->empty()) return;
   const JobDirectory dir(provisioned);
+  auto removed_named = [&](const TextRef& name) {
+    return name && std::any_of(removed->begin(), removed->end(), [&](const RemovedQueue& r) { return r.queue == *name; });
+  };
   for (const JobEntry& e : entries) {
-    const std::string queue = QueueOfEntry(provisioned, dir, e);
+    // An old default queue, as named, before the policy queue it resolves to.
+    const std::string queue = removed_named(e.queue)                 ? std::string(*e.queue)
+                              : removed_named(e.handed_policy_queue) ? std::string(*e.handed_policy_queue)
+                                                                     : QueueOfEntry(provisioned, dir, e);
     if (queue.empty()) continue;
     auto it = std::find_if(removed->begin(), removed->end(), [&](const RemovedQueue& r) { return r.queue == queue; });
     if (it == removed->end()) continue;

@@ -40,6 +40,26 @@ bool GetCount(simdjson::dom::element object, const char* key, long* out, std::st
   return true;
 }
 
+/// "warnings": the plan's warnings, each as `rescfg validate --format json`
+/// lists a finding.
+void WriteWarnings(const std::vector<Finding>& warnings, JsonWriter& json) {
+  json.Key("warnings").BeginArray();
+  for (const Finding& f : warnings) {
+    json.BeginObject().Field("code", f.code).Field("severity", SeverityName(f.severity)).Key("line");
+    if (f.mark.line > 0) {
+      json.Int(f.mark.line).Key("column").Int(f.mark.column);
+    } else {
+      json.Null().Key("column").Null();
+    }
+    json.Key("path");
+    if (f.path.empty()) json.Null(); else json.String(f.path);
+    json.Field("message", f.message).Key("hint");
+    if (f.hint.empty()) json.Null(); else json.String(f.hint);
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
 }  // namespace
 
 std::string RenderPlan(const Plan& plan, std::string_view key) {
@@ -62,6 +82,7 @@ std::string RenderPlan(const Plan& plan, std::string_view key) {
   json.Field("changes", int64_t(plan.changes)).Key("diff");
   WriteDiffJson(plan.diff, json);
   json.Field("diffText", plan.diff_text);
+  WriteWarnings(plan.warnings, json);
   json.Key("config")
       .BeginObject()
       .Field("sha256", Sha256Hex(plan.canonical))

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "config/model.h"
 #include "diff/config_diff.h"
@@ -36,6 +37,7 @@ struct Plan {
   long changes = 0;         ///< the number of changes
   std::string diff_text;    ///< the diff, as `rescfg diff` prints it
   ConfigDiff diff;          ///< the changes (rendering only; not read back)
+  std::vector<Finding> warnings;  ///< of the file and against the base (rendering only; not read back)
   bool up_to_date() const { return revision == base_revision; }
 };
 

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "clearml/queues.h"
+#include "config/renames.h"
 #include "decide/clearml_actions.h"
 #include "state/state_store.h"
 #include "sync/enqueue_evidence.h"
@@ -42,11 +43,22 @@ std::unordered_set<std::string> ConfigQueues(const Config& config) {
   return names;
 }
 
+/// The queue a task of policy queue `policy_queue` is moved out of: that
+/// queue, or the old default queue a rename left behind (rescfg(5),
+/// RENAMES) when the task is still listed there.
+std::string SourceQueue(const std::vector<LeftQueue>& left, const std::string& policy_queue, std::string_view listed) {
+  for (const LeftQueue& l : left) {
+    if (l.queue == policy_queue && l.old_queue == listed) return std::string(listed);
+  }
+  return policy_queue;
+}
+
 /// The moves among the report's actions (decide/clearml_actions.h), in placement order; those that
 /// cannot be made go straight to `refused` (by their index in the order).
 void PlanMoves(const Config& config, const ScheduleReport& report, const clearml::QueueList& queues, int64_t cycle,
                std::vector<MoveIntent>* intents, std::vector<size_t>* intent_slot,
                std::vector<MoveReport>* reports, const Clock& clock) {
+  const std::vector<LeftQueue> left = QueuesLeftByRenames(config);
   ForEachAction(report, [&](const ClearmlAction& action) {
     if (action.kind != ActionKind::kMove) return true;  // stops: after the moves (sync/stop.h)
     const JobOutcome& job = report.jobs[action.job];
@@ -57,13 +69,14 @@ void PlanMoves(const Config& config, const ScheduleReport& report, const clearml
     m.policy = std::string(*job.policy);
     m.profile = std::string(*job.profile);
     m.pool = std::string(*job.pool);
-    m.from = PolicyQueueByName(config, m.policy, m.profile);
+    const auto listing = queues.ListingOf(m.task);
+    m.from = SourceQueue(left, PolicyQueueByName(config, m.policy, m.profile),
+                         listing ? queues.queues[listing->queue].name : std::string_view());
     m.to = std::string(action.to);
     const clearml::Queue* from = queues.FindByName(m.from);
     const clearml::Queue* to = queues.FindByName(m.to);
     if (from) m.from_id = std::string(from->id);
     if (to) m.to_id = std::string(to->id);
-    const auto listing = queues.ListingOf(m.task);
     std::string refusal;
     MoveResult result = MoveResult::kSkipped;
     if (to == nullptr) {

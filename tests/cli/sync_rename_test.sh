@@ -79,6 +79,16 @@ ctl tick >/dev/null
 check_invariants "after the agents"
 [ "$(jq .running counts.json)" -gt 0 ] || fail "no task runs after cycle 1: $(cat counts.json)"
 
+# Without renamedFrom, plan would warn that Dev's queues disappear, and count
+# from the last sync's snapshot what waits and runs there: all 6 of Dev's tasks.
+team Platform > forgot.yaml
+expect 0 "$RESCFG" plan forgot.yaml --state rs -o forgot.plan --jobs-from-sync
+contains err.txt "removed-policy-queue: policy queue 'Dev/2xGPU' of policy 'Dev'"
+contains err.txt "in the last sync's snapshot, "
+counted=$(grep -o '[0-9]* tasks\? waits\? there and [0-9]* runs\? from it' err.txt | awk '{n += $1 + $5} END {print n}')
+[ "$counted" = 6 ] || fail "the removed-policy-queue warnings count $counted of Dev's 6 tasks: $(cat err.txt)"
+rm -f forgot.plan
+
 # The rename is provisioned while those run; a new task arrives in the new queue.
 expect 0 "$RESCFG" provision platform.yaml --state rs -m "Dev is now Platform"
 contains out.txt '~ policy "Dev" -> "Platform"'
@@ -102,6 +112,13 @@ jq -e '[.running[] | select(.job | startswith("d"))] | length > 0 and
        all(.policy == "Platform" and (.message | contains("policy Dev is now Platform")))' out.txt >/dev/null ||
   fail "Dev's running tasks are not Platform's: $(jq -c .running out.txt)"
 
+# renamedFrom removed now would leave Dev's waiting tasks behind: plan warns,
+# with what the last cycle read still in the old queues.
+expect 0 "$RESCFG" plan forgot.yaml --state rs -o forgot.plan --jobs-from-sync
+contains err.txt "removed-policy-queue: policy queue 'Dev/4xGPU' of policy 'Platform' (profile '4xGPU') is no longer served"
+contains err.txt "in the last sync's snapshot, 2 tasks wait there and 0 run from it (let its tasks drain or move them to the new queue first)"
+cp err.txt forgot-before.txt
+
 # Drain: every task, of either name, runs and finishes; none is moved twice.
 for c in $(seq 1 30); do
   sync_once; code=$?
@@ -113,6 +130,13 @@ for c in $(seq 1 30); do
 done
 # Nothing lost: every task is accounted for (done, running, handed over or waiting).
 [ "$(jq '.done + .running + .handed_over + .waiting' counts.json)" = 9 ] || fail "tasks lost: $(cat counts.json)"
-[ "$(jq .done counts.json)" -gt 5 ] || fail "the loop made no progress: $(cat counts.json)"
+# Every task fits (4 GPUs at most, 8 per pool): every one, Dev/4xGPU's too,
+# was moved out of the queue it waited in, once, and ran to the end.
+[ "$(jq .done counts.json)" = 9 ] || fail "not every task ran: $(cat counts.json); $(jq -c '[.queues[] | select(.entries != []) | {name, entries: [.entries[].task]}]' double-state.json)"
+[ "$(jq .moves counts.json)" = 9 ] || fail "not one move a task: $(cat counts.json)"
+# Drained, the old queues hold nothing (as a cycle reads them): renamedFrom can go.
+sync_once; [ $? = 0 ] || fail "the cycle after the drain: $(head -3 err.txt)"
+expect 0 "$RESCFG" plan forgot.yaml --state rs -o forgot.plan --jobs-from-sync
+[ "$(grep -c "0 tasks wait there and 0 run from it" err.txt)" = 2 ] || fail "the drained old queues are not empty: $(cat err.txt)"
 
 exit $((failures > 0))
