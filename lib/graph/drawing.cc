@@ -128,7 +128,8 @@ void AddUsage(const Config& config, const ScheduleReport& schedule, Drawing* d) 
       const PoolSummary& summary = schedule.pools[k];
       std::string each;
       for (const Quantity& free : summary.machine_free) each += (each.empty() ? "" : " ") + HumanAmount(free);
-      node.lines.push_back("free per machine: " + each + " (largest " + HumanAmount(summary.largest_free) + ")");
+      node.lines.push_back(std::string("free per machine") + (pool.nodes->names_from_workers ? "" : " (estimated)") +
+                           ": " + each + " (largest " + HumanAmount(summary.largest_free) + ")");
     }
   }
   for (auto& node : d->policies) {
@@ -173,6 +174,7 @@ std::string CheckGraphFilter(const Config& config, const GraphFilter& filter) {
 Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleReport* schedule) {
   Drawing d;
   const Selection keep = Select(config, filter);
+  bool estimated = false;  // a drawn pool's machines are placed by Kubernetes or an autoscaler
   for (size_t k = 0; k < config.pools.size(); ++k) {
     if (!keep.pools[k]) continue;
     const Pool& pool = config.pools[k];
@@ -180,7 +182,8 @@ Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleRepo
     node.lines.push_back(HumanAmount(pool.resources) + " GPUs, queue " + pool.queue);
     if (pool.nodes) {
       node.lines.push_back(std::to_string(pool.nodes->count) + " machines of " + std::to_string(pool.nodes->gpus) +
-                           " GPUs");
+                           " GPUs" + (pool.nodes->names_from_workers ? "" : " (machines estimated)"));
+      estimated |= !pool.nodes->names_from_workers;
     }
     if (GuaranteedOf(pool) != pool.resources) {
       node.lines.push_back(HumanAmount(GuaranteedOf(pool)) + " guaranteed, the rest on demand");
@@ -284,6 +287,10 @@ Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleRepo
   };
   if (schedule) {
     d.legend.push_back("in use X / SIZE: held by running jobs plus assigned now by the pass; used: the same, per policy");
+  }
+  if (estimated) {
+    d.legend.push_back("estimated: Kubernetes or an autoscaler places the pool's machines (nodes.names: none); running "
+                       "jobs are counted where a new job of their need would go");
   }
   return d;
 }
