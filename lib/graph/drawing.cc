@@ -144,6 +144,14 @@ void AddUsage(const Config& config, const ScheduleReport& schedule, Drawing* d) 
   }
 }
 
+/// Whether a drawn pool's machines are placed by Kubernetes or an autoscaler (`nodes.names: none`).
+bool AnyMachinesEstimated(const Config& config, const Drawing& d) {
+  return std::any_of(d.pools.begin(), d.pools.end(), [&](const GraphNode& node) {
+    const Pool& pool = config.pools[node.index];
+    return pool.nodes && !pool.nodes->names_from_workers;
+  });
+}
+
 /// A node of `kind` ("pool") for the entry at `index` of its list.
 GraphNode NewNode(const char* kind, size_t index, const std::string& title) {
   GraphNode node;
@@ -174,7 +182,6 @@ std::string CheckGraphFilter(const Config& config, const GraphFilter& filter) {
 Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleReport* schedule) {
   Drawing d;
   const Selection keep = Select(config, filter);
-  bool estimated = false;  // a drawn pool's machines are placed by Kubernetes or an autoscaler
   for (size_t k = 0; k < config.pools.size(); ++k) {
     if (!keep.pools[k]) continue;
     const Pool& pool = config.pools[k];
@@ -183,7 +190,6 @@ Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleRepo
     if (pool.nodes) {
       node.lines.push_back(std::to_string(pool.nodes->count) + " machines of " + std::to_string(pool.nodes->gpus) +
                            " GPUs" + (pool.nodes->names_from_workers ? "" : " (machines estimated)"));
-      estimated |= !pool.nodes->names_from_workers;
     }
     if (GuaranteedOf(pool) != pool.resources) {
       node.lines.push_back(HumanAmount(GuaranteedOf(pool)) + " guaranteed, the rest on demand");
@@ -288,7 +294,7 @@ Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleRepo
   if (schedule) {
     d.legend.push_back("in use X / SIZE: held by running jobs plus assigned now by the pass; used: the same, per policy");
   }
-  if (estimated) {
+  if (AnyMachinesEstimated(config, d)) {
     d.legend.push_back("estimated: Kubernetes or an autoscaler places the pool's machines (nodes.names: none); running "
                        "jobs are counted where a new job of their need would go");
   }
