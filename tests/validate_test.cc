@@ -79,7 +79,7 @@ TEST(ValidateTestdata, EveryCodeHasAFile) {
         "limit-below-allotment", "bad-text", "bad-gpu-fractions", "shared-queue", "policy-queue-clash",
         "mixed-queue", "bad-kubernetes", "bad-nodes", "nodes-resources-mismatch", "guaranteed-above-resources",
         "allotment-fits-no-machine", "bad-duration", "preemption-without-reservation", "rename-clash",
-        "rename-chain", "rename-loop", "duplicate-rename", "multi-machine-allotment", "dynamic-queue"}) {
+        "rename-chain", "rename-loop", "duplicate-rename", "multi-machine-allotment", "dynamic-queue", "k8s-machine-names"}) {
     EXPECT_TRUE(covered.count(code)) << "no testdata/invalid file expects " << code;
   }
 }

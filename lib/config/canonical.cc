@@ -72,7 +72,8 @@ void WritePool(const Pool& pool, const Config& config, std::string& out) {
   if (pool.renamed_from) out += "    renamedFrom: " + YamlQuote(*pool.renamed_from) + "\n";
   out += "    resources: " + Amount(pool.resources) + "\n";
   if (pool.nodes) {
-    out += "    nodes: {count: " + std::to_string(pool.nodes->count) + ", gpus: " + std::to_string(pool.nodes->gpus) + "}\n";
+    out += "    nodes: {count: " + std::to_string(pool.nodes->count) + ", gpus: " + std::to_string(pool.nodes->gpus) +
+           (pool.nodes->names_from_workers ? "" : ", names: none") + "}\n";
   }
   // Only where it differs from its default, which follows resources.
   if (GuaranteedOf(pool) != pool.resources) out += "    guaranteed: " + Amount(GuaranteedOf(pool)) + "\n";

@@ -81,12 +81,24 @@ std::optional<PoolNodes> ConfigReader::ReadNodes(const YAML::Node& node, const s
           "e.g. nodes: {count: 4, gpus: 8}");
     return std::nullopt;
   }
-  MapReader map(node, path, {"count", "gpus"}, file_, findings_);
+  MapReader map(node, path, {"count", "gpus", "names"}, file_, findings_);
   PoolNodes nodes;
   nodes.mark = MarkOf(node);
   std::optional<int64_t> count, gpus;
   if (auto c = map.Get("count")) count = WholeNumber(*c, path + ".count"); else Missing(map, path, "count");
   if (auto g = map.Get("gpus")) gpus = WholeNumber(*g, path + ".gpus"); else Missing(map, path, "gpus");
+  if (auto n = map.Get("names")) {
+    // How its machines are named (rescfg(5), Pools): worker (default) | none.
+    nodes.names_mark = MarkOf(*n);
+    auto text = Scalar(*n, path + ".names");
+    if (text && (*text == "worker" || *text == "none")) {
+      nodes.names_from_workers = *text == "worker";
+    } else if (text) {
+      std::string close = ClosestMatch(*text, {"worker", "none"});
+      Error("bad-value", nodes.names_mark, path + ".names", "nodes.names must be worker or none, not '" + *text + "'",
+            close.empty() ? "none: Kubernetes or an autoscaler places the machines" : "did you mean '" + close + "'?");
+    }
+  }
   if (!count || !gpus) return std::nullopt;
   // Each is at most 10^6, so the product cannot overflow.
   if (*count * *gpus > Quantity::kMaxUnits) {

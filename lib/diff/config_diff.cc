@@ -136,7 +136,8 @@ std::string TolerationsText(const std::vector<KubernetesToleration>& tolerations
 
 std::string NodesText(const std::optional<PoolNodes>& nodes) {
   if (!nodes) return "none";
-  return std::to_string(nodes->count) + " x " + std::to_string(nodes->gpus) + " GPUs";
+  return std::to_string(nodes->count) + " x " + std::to_string(nodes->gpus) + " GPUs" +
+         (nodes->names_from_workers ? "" : ", names none");
 }
 
 /// A pool's ResourceFlavor settings. Default nodeLabels follow

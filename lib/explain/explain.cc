@@ -121,6 +121,10 @@ class Replay {
   std::optional<ReservationBook> book_;
 };
 
+/// Whether Kubernetes or an autoscaler places the pool's machines (`nodes.names: none`):
+/// which job holds which machine is then an estimate.
+bool MachinesEstimated(const Pool& pool) { return pool.nodes && !pool.nodes->names_from_workers; }
+
 /// What rules 1–3 said at one pool, in words.
 std::string VerdictText(Verdict v) {
   switch (v) {
@@ -155,6 +159,7 @@ class Explainer {
       pool.queue = profile.links.size() > i ? profile.links[i].queue : config_.pools[x].queue;
       pool.size = config_.pools[x].resources;
       pool.paused = config_.pools[x].paused;
+      pool.machines_estimated = MachinesEstimated(config_.pools[x]);
       pool.gpu_fractions = config_.pools[x].gpu_fractions;
       pool.free_at_start = replay.state().Free(ctx, x);
       link_of.emplace(x, e->pools.size());
@@ -333,6 +338,7 @@ std::optional<Explanation> Explain(const Config& config, ResolvedJobs resolved, 
   e.need = o.resources;
   e.need_source = std::string(o.need_source);
   e.pool = o.pool.value_or("");
+  if (const Pool* pool = config.FindPool(e.pool)) e.machines_estimated = MachinesEstimated(*pool);
   e.reason = o.reason.value_or("");
   e.message = MessageOf(o);
   if (trace && traced == index && (o.status == JobStatus::kPending || o.status == JobStatus::kRunning)) {

@@ -46,6 +46,7 @@ struct ExplainedPool {
   /// A pool made of machines: the most free on one machine when decided.
   std::optional<Quantity> largest_free_when_decided;
   bool paused = false;
+  bool machines_estimated = false;  ///< `nodes.names: none`: Kubernetes or an autoscaler places its machines
   GpuFractions gpu_fractions;  ///< so that amounts count MIG slices
   /// What rules 1–3 said for the job there when it was decided (placed, or
   /// at the end of the pass): "placed here", "no room", ...
@@ -64,6 +65,7 @@ struct Explanation {
   std::string need_note;            ///< why a dynamic value fell back, if it did
   std::optional<size_t> placed_at;  ///< assigned: its place in placement order (1-based)
   std::string pool;                 ///< assigned or running: its pool
+  bool machines_estimated = false;  ///< that pool's machines are placed by Kubernetes or an autoscaler
   std::vector<ExplainedPool> pools; ///< queued jobs: every linked pool, in link order
   std::string reason, message;      ///< pending or rejected: the final reason; or the running job's warnings
   std::optional<PreemptionStory> preemption;  ///< with preemption configured: a waiting or running job's part

@@ -33,6 +33,10 @@ std::string RenderExplanationText(const Explanation& e) {
   out += ", entry " + std::to_string(e.entry) + "\n";
   if (e.need) out += "  needs " + NeedText(e) + "\n";
   if (!e.need_note.empty()) out += "  " + e.need_note + "\n";
+  if (e.machines_estimated) {
+    out += "  machines estimated: Kubernetes or an autoscaler places the machines of " + e.pool +
+           " (nodes.names: none); running tasks are counted where a new task of their need would go\n";
+  }
   if (!e.pools.empty()) {
     out += "\nLinked pools, in link order:\n";
     for (size_t i = 0; i < e.pools.size(); ++i) {
@@ -50,7 +54,10 @@ std::string RenderExplanationText(const Explanation& e) {
       } else {
         out += "was placed elsewhere (" + e.pool + ")";
       }
-      if (p.largest_free_when_decided) out += " (at most " + HumanAmount(*p.largest_free_when_decided, p.size, p.gpu_fractions) + " on one machine)";
+      if (p.largest_free_when_decided) {
+        out += " (at most " + HumanAmount(*p.largest_free_when_decided, p.size, p.gpu_fractions) + " on one machine" +
+               (p.machines_estimated ? ", machines estimated)" : ")");
+      }
       out += "; " + p.verdict + "\n";
       if (p.ahead_total == 0) {
         out += "     nothing was placed there before it\n";
@@ -88,6 +95,7 @@ std::string RenderExplanationJson(const Explanation& e) {
   text_or_null("pool", e.pool);
   json.Key("placement");
   if (e.placed_at) json.Int(static_cast<int64_t>(*e.placed_at)); else json.Null();
+  if (e.machines_estimated) json.Field("machinesEstimated", true);
   json.Key("pools").BeginArray();
   for (const ExplainedPool& p : e.pools) {
     json.BeginObject().Field("pool", p.pool);
@@ -95,6 +103,7 @@ std::string RenderExplanationJson(const Explanation& e) {
     json.Field("queue", p.queue).Key("size").Amount(p.size).Field("paused", p.paused);
     json.Key("freeAtStart").Amount(p.free_at_start).Key("freeWhenDecided").Amount(p.free_when_decided);
     if (p.largest_free_when_decided) json.Key("largestFreeWhenDecided").Amount(*p.largest_free_when_decided);
+    if (p.machines_estimated) json.Field("machinesEstimated", true);
     json.Field("verdict", p.verdict).Field("aheadTotal", p.ahead_total);
     json.Key("ahead").BeginArray();
     for (const AheadJob& a : p.ahead) {

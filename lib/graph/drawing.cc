@@ -128,7 +128,8 @@ void AddUsage(const Config& config, const ScheduleReport& schedule, Drawing* d) 
       const PoolSummary& summary = schedule.pools[k];
       std::string each;
       for (const Quantity& free : summary.machine_free) each += (each.empty() ? "" : " ") + HumanAmount(free);
-      node.lines.push_back("free per machine: " + each + " (largest " + HumanAmount(summary.largest_free) + ")");
+      node.lines.push_back(std::string("free per machine") + (pool.nodes->names_from_workers ? "" : " (estimated)") +
+                           ": " + each + " (largest " + HumanAmount(summary.largest_free) + ")");
     }
   }
   for (auto& node : d->policies) {
@@ -141,6 +142,14 @@ void AddUsage(const Config& config, const ScheduleReport& schedule, Drawing* d) 
     }
     node.lines.push_back(line);
   }
+}
+
+/// Whether a drawn pool's machines are placed by Kubernetes or an autoscaler (`nodes.names: none`).
+bool AnyMachinesEstimated(const Config& config, const Drawing& d) {
+  return std::any_of(d.pools.begin(), d.pools.end(), [&](const GraphNode& node) {
+    const Pool& pool = config.pools[node.index];
+    return pool.nodes && !pool.nodes->names_from_workers;
+  });
 }
 
 /// A node of `kind` ("pool") for the entry at `index` of its list.
@@ -180,7 +189,7 @@ Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleRepo
     node.lines.push_back(HumanAmount(pool.resources) + " GPUs, queue " + pool.queue);
     if (pool.nodes) {
       node.lines.push_back(std::to_string(pool.nodes->count) + " machines of " + std::to_string(pool.nodes->gpus) +
-                           " GPUs");
+                           " GPUs" + (pool.nodes->names_from_workers ? "" : " (machines estimated)"));
     }
     if (GuaranteedOf(pool) != pool.resources) {
       node.lines.push_back(HumanAmount(GuaranteedOf(pool)) + " guaranteed, the rest on demand");
@@ -284,6 +293,10 @@ Drawing Draw(const Config& config, const GraphFilter& filter, const ScheduleRepo
   };
   if (schedule) {
     d.legend.push_back("in use X / SIZE: held by running jobs plus assigned now by the pass; used: the same, per policy");
+  }
+  if (AnyMachinesEstimated(config, d)) {
+    d.legend.push_back("estimated: Kubernetes or an autoscaler places the pool's machines (nodes.names: none); running "
+                       "jobs are counted where a new job of their need would go");
   }
   return d;
 }

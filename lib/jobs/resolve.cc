@@ -280,10 +280,13 @@ void Resolver::ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, JobOutc
   held.stopping = stopping;
   held.handed_over = TaskRunsAlready(dir_, e);
   if (config_.preemption) part_.holding_profile.push_back(profile ? *profile : SchedulingInput::kNoProfile);
-  if (pool && config_.pools[*pool].nodes) {
-    // Its machine (rescfg(5), JOBS FILE); names become numbers once the whole
-    // file is read (AssignMachines). A bad node never frees a machine:
-    // the job holds in the pool, on none.
+  // Its machine (rescfg(5), JOBS FILE); names become numbers once the whole
+  // file is read (AssignMachines). A bad node never frees a machine: the job
+  // holds in the pool, on none. A ClearML task's node is its worker's host
+  // part, which names no machine in a pool with `names: none`: there it is
+  // placed as a job without a node.
+  const PoolNodes* nodes = pool && config_.pools[*pool].nodes ? &*config_.pools[*pool].nodes : nullptr;
+  if (nodes != nullptr && (!e.clearml_task || nodes->names_from_workers)) {
     if (e.node_mistyped || (e.node && e.node->empty()) || !NotUtf8("node", e.node).empty()) {
       warn("node must be a non-empty string; it holds in the pool only, on no machine");
       held.machine = Holding::kPoolOnly;

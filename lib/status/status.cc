@@ -39,6 +39,11 @@ std::vector<PoolProfile> ProfilesOf(const Config& config, const Pool& pool) {
   return out;
 }
 
+/// Under the machines table when a pool's machines are estimated.
+constexpr const char* kEstimatedMachines =
+    "estimated: Kubernetes or an autoscaler places these machines (nodes.names: none); running tasks are\n"
+    "counted where a new task of their need would go, not on the machine that runs them.\n";
+
 std::string Allocation(const Quantity& allotment, const std::optional<std::string>& dynamic) {
   return dynamic ? *dynamic + " (default " + HumanAmount(allotment) + ")" : HumanAmount(allotment);
 }
@@ -135,16 +140,23 @@ std::string RenderStatusTable(const StatusReport& status) {
   // machine unless it takes whole machines).
   TextTable machines({"POOL", "MACHINES", "LARGEST FREE", "FREE PER MACHINE"});
   machines.SetAlign(2, TextTable::Align::kRight);
-  bool any_machines = false;
+  bool any_machines = false, any_estimated = false;
   for (const auto& p : status.pools) {
     if (!p.nodes) continue;
     any_machines = true;
+    // Kubernetes or an autoscaler places them: which task runs on which is estimated.
+    const bool estimated = !p.nodes->names_from_workers;
+    any_estimated |= estimated;
     std::string each;
     for (const Quantity& free : p.machine_free) each += (each.empty() ? "" : " ") + free.ToString();
-    machines.AddRow({p.name, std::to_string(p.nodes->count) + " x " + std::to_string(p.nodes->gpus) + " GPUs",
+    machines.AddRow({p.name,
+                     std::to_string(p.nodes->count) + " x " + std::to_string(p.nodes->gpus) + " GPUs" +
+                         (estimated ? ", estimated" : ""),
                      dash(p.largest_free.ToString()), dash(each)});
   }
-  if (any_machines) out += machines.Render() + "\n";
+  if (any_machines) out += machines.Render();
+  if (any_estimated) out += kEstimatedMachines;
+  if (any_machines) out += "\n";
   TextTable served({"POOL", "PROFILE", "ALLOCATION PER TASK", "QUEUE", "LINK"});
   for (const auto& p : status.pools) {
     for (const auto& profile : p.profiles) {
@@ -204,6 +216,7 @@ std::string RenderStatusJson(const StatusReport& status) {
     json.Field("paused", p.paused);
     if (p.nodes) {
       json.Key("nodes").BeginObject().Field("count", p.nodes->count).Field("gpus", p.nodes->gpus).EndObject();
+      if (!p.nodes->names_from_workers) json.Field("machinesEstimated", true);
       amount("largestFree", p.largest_free);
       json.Key("machineFree");
       if (status.with_jobs) {

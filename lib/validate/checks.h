@@ -83,7 +83,7 @@ void CheckDynamicParameters(CheckContext& context);
 /// reserved-above-limit, allotment-above-limit, allotment-too-large.
 void CheckLimits(CheckContext& context);
 /// nodes-resources-mismatch, guaranteed-above-resources, too-many-machines,
-/// allotment-fits-no-machine.
+/// allotment-fits-no-machine; k8s-machine-names (a warning).
 void CheckMachines(CheckContext& context);
 /// multi-machine-allotment, dynamic-queue (warnings): jobs no ClearML agent
 /// of a linked pool starts, or sizes as rescfg does.

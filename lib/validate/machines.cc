@@ -1,5 +1,6 @@
 /// Pools made of machines and elastic pools (rescfg(5), CONFIGURATION v3): sizes that
-/// contradict each other, and fixed allotments no linked machine can hold.
+/// contradict each other, fixed allotments no linked machine can hold, and machines of a
+/// Kubernetes pool named after worker ids.
 
 #include "validate/checks.h"
 
@@ -33,6 +34,18 @@ void CheckMachines(CheckContext& context) {
                       "the pools have more than " + std::to_string(kMaxMachines) + " machines together",
                       "describe fewer, larger machines");
       }
+    }
+    if (pool.nodes && pool.nodes->names_from_workers && !IsDefaultPoolKubernetes(config, pool)) {
+      // Its kubernetes block says which nodes it is: the k8s glue export
+      // serves it, and the glue's worker ids (GLUE_ID:TASK_ID) name no machine.
+      context.Warning("k8s-machine-names", pool.nodes->mark, PoolPath(pool) + ".nodes",
+                      "pool '" + pool.name + "' is " + NodesText(*pool.nodes) +
+                          " that Kubernetes places tasks on, but takes a task's machine from its worker's id: the "
+                          "ClearML k8s glue names workers GLUE_ID:TASK_ID, so every task would seem to run on one "
+                          "machine",
+                      "write nodes: {count: " + std::to_string(pool.nodes->count) + ", gpus: " +
+                          std::to_string(pool.nodes->gpus) + ", names: none}: running tasks are then put where a new "
+                          "task of their need would go, and the machines are shown as estimated");
     }
     if (pool.guaranteed && *pool.guaranteed > pool.resources) {
       context.Error("guaranteed-above-resources", pool.guaranteed_mark, PoolPath(pool) + ".guaranteed",
