@@ -8,10 +8,11 @@
 
 #include <atomic>
 #include <chrono>
-#include <filesystem>
+#include <mutex>
 
 #include "state/state_store.h"
 #include "support/fake_transport.h"
+#include "support/temp_dir.h"
 #include "sync/api_client.h"
 #include "sync/cycle.h"
 #include "sync/journal.h"
@@ -185,9 +186,6 @@ TEST(SyncClockTest, TheReadBoundCountsOnTheInjectedClock) {
 class ProvisionedState {
  public:
   ProvisionedState() {
-    dir_ = std::filesystem::temp_directory_path() / ("rescfg-clock-test-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
     const std::string config = "apiVersion: rescfg/v1\nkind: ResourceConfiguration\nenabled: true\n"
                                "pools:\n  - name: \"p\"\n    resources: 8\n    queue: \"p\"\n"
                                "    executionPriority: []\nprofiles: []\npolicies: []\n";
@@ -199,12 +197,11 @@ class ProvisionedState {
           << error;
     }
   }
-  ~ProvisionedState() { std::filesystem::remove_all(dir_); }
-  std::string state() const { return (dir_ / "state").string(); }
-  std::string journal() const { return (dir_ / "journal").string(); }
+  std::string state() const { return dir_.file("state"); }
+  std::string journal() const { return dir_.file("journal"); }
 
  private:
-  std::filesystem::path dir_;
+  testing::TempDir dir_;
 };
 
 TEST(SyncClockTest, ACycleWhoseReadingOutlastsItsBoundEndsWithoutSleeping) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "support/fake_transport.h"
+#include "support/temp_dir.h"
 #include "sync/journal.h"
 #include "sync/metrics.h"
 #include "sync/move.h"
@@ -23,6 +24,7 @@ using testing::FakeTransport;
 using testing::OkAnswer;
 using testing::RawAnswer;
 using testing::RefusedAnswer;
+using testing::TempDir;
 using testing::TransportFailure;
 
 sync::MoveIntent Intent(const std::string& task = "t1") {
@@ -44,21 +46,6 @@ std::string TaskAnswer(const std::string& status) {
   if (status.empty()) return R"({"tasks": []})";
   return R"({"tasks": [{"id": "t1", "status": ")" + status + R"(", "execution": {"queue": "qdev"}}]})";
 }
-
-class TempDir {
- public:
-  TempDir() {
-    path_ = std::filesystem::temp_directory_path() /
-            ("rescfg-sync-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  static inline int counter_ = 0;
-  std::filesystem::path path_;
-};
 
 struct MoveCase {
   const char* what;
