@@ -19,28 +19,12 @@
 namespace rescfg {
 namespace {
 
-using testing::FakeTransport;
-using testing::OkAnswer;
 using testing::RequeueIntent;
 using testing::StopIntent;
 using testing::TempDir;
-using testing::VictimAnswer;
 using testing::VictimShows;
 
-sync::MoveIntent MoveIntent(const std::string& task) {
-  sync::MoveIntent m;
-  m.cycle = 1;
-  m.task = task;
-  m.name = "train";
-  m.policy = "Dev";
-  m.profile = "2xGPU";
-  m.pool = "H100";
-  m.from = "dev-2gpu";
-  m.from_id = "qdev";
-  m.to = "h100-2gpu";
-  m.to_id = "qh100";
-  return m;
-}
+sync::MoveIntent MoveIntent(const std::string& task) { return testing::DevMoveIntent(task); }
 
 std::string FileText(const std::string& path) {
   std::ifstream in(path);
@@ -85,8 +69,12 @@ TEST(SyncJournalKindsTest, EachKindIsWrittenAndReadBackWithItsFields) {
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
-    if (line.find("\"m1\"") != std::string::npos) EXPECT_EQ(line.find("\"kind\""), std::string::npos) << line;
-    if (line.find("\"v1\"") != std::string::npos) EXPECT_NE(line.find(R"("kind": "stop")"), std::string::npos) << line;
+    if (line.find("\"m1\"") != std::string::npos) {
+      EXPECT_EQ(line.find("\"kind\""), std::string::npos) << line;
+    }
+    if (line.find("\"v1\"") != std::string::npos) {
+      EXPECT_NE(line.find(R"("kind": "stop")"), std::string::npos) << line;
+    }
     if (line.find("\"v2\"") != std::string::npos) {
       EXPECT_NE(line.find(R"("kind": "requeue")"), std::string::npos) << line;
     }
@@ -156,25 +144,21 @@ TEST(SyncJournalKindsTest, OnlyAStopThatWasMadeIsRemembered) {
 }
 
 TEST(SyncRecoveryKindsTest, MovesRecoveryLeavesStopsAndRequeuesToTheirOwnRules) {
-  TempDir dir;
-  std::string error;
-  auto journal = sync::Journal::Open(dir.file("journal"), &error);
-  ASSERT_TRUE(journal) << error;
+  testing::VictimServer s({"stopped"});
   std::vector<sync::MoveIntent> intents = {StopIntent("v1"), RequeueIntent("v2")};
-  ASSERT_TRUE(journal->Begin(&intents, &error)) << error;
+  std::string error;
+  ASSERT_TRUE(s.journal->Begin(&intents, &error)) << error;
   // Neither task is queued: judged as moves, both would be closed as gone.
   sync::ServerSnapshot snapshot;
   snapshot.queues_json = R"([{"id": "qsand", "name": "sandbox-2gpu", "entries": []}])";
-  const auto queues = clearml::ReadQueuesText(snapshot.queues_json, "queues");
-  FakeTransport server;
-  ManualClock clock;
-  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
-  const auto outcome = sync::RecoverIntents(api, *journal, snapshot, queues, [](std::string_view) { return true; }, clock);
+  const auto outcome = sync::RecoverIntents(s.api, *s.journal, snapshot,
+                                            clearml::ReadQueuesText(snapshot.queues_json, "queues"),
+                                            [](std::string_view) { return true; }, s.clock);
   EXPECT_TRUE(outcome.ok);
   EXPECT_FALSE(outcome.acted);
   EXPECT_TRUE(outcome.notes.empty());
-  EXPECT_EQ(journal->unfinished().size(), 2u);
-  EXPECT_TRUE(server.requests().empty());
+  EXPECT_EQ(s.journal->unfinished().size(), 2u);
+  EXPECT_TRUE(s.server.requests().empty());
 }
 
 struct OpenStopCase {
@@ -194,27 +178,15 @@ TEST(SyncRecoveryKindsTest, AnOpenStopIsJudgedByWhatTheVictimShows) {
       {"stopped", {"stopped", ""}, false, {"tasks.get_all", "tasks.get_all", "tasks.enqueue", "queues.move_task_to_front"}},
   };
   for (const OpenStopCase& c : cases) {
-    TempDir dir;
+    testing::VictimServer s(c.shows);
     std::string error;
-    auto journal = sync::Journal::Open(dir.file("journal"), &error);
-    ASSERT_TRUE(journal) << error;
     std::vector<sync::MoveIntent> intents = {StopIntent("v1")};
-    ASSERT_TRUE(journal->Begin(&intents, &error)) << error;
-    FakeTransport server;
-    server.Script("auth.login", {OkAnswer(R"({"token": "T"})")});
-    server.Script("tasks.get_all", {OkAnswer(VictimAnswer("v1", c.shows))});
-    server.Script("tasks.enqueue", {OkAnswer(R"({"updated": 1, "queued": 1})")});
-    server.Script("queues.move_task_to_front", {OkAnswer(R"({"updated": 1})")});
-    ManualClock clock(testing::kStopAskedUs + 1'000'000);
-    sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
-    const auto outcome = sync::SettlePreemptions(api, *journal, 2, 300'000'000, clock, &error);
-    ASSERT_TRUE(error.empty()) << c.what << ": " << error;
-    ASSERT_TRUE(journal->Flush(&error)) << error;
+    ASSERT_TRUE(s.journal->Begin(&intents, &error)) << error;
+    const auto outcome = s.Settle(2);
+    ASSERT_TRUE(s.journal->Flush(&error)) << error;
     EXPECT_TRUE(outcome.ok) << c.what;
-    auto calls = server.endpoints();
-    calls.erase(calls.begin());
-    EXPECT_EQ(calls, c.calls) << c.what;  // never tasks.stop: a stop is not asked again from the journal
-    auto again = Reopen(dir.file("journal"));
+    EXPECT_EQ(s.Calls(), c.calls) << c.what;  // never tasks.stop: a stop is not asked again from the journal
+    auto again = Reopen(s.dir.file("journal"));
     ASSERT_TRUE(again);
     EXPECT_TRUE(again->unfinished().empty()) << c.what;
     EXPECT_EQ(again->stops().count("v1"), c.remembered ? 1u : 0u) << c.what;
@@ -242,34 +214,22 @@ TEST(SyncRecoveryKindsTest, AnOpenRequeueIsJudgedByItsOwnRules) {
       {"dequeued by a person", {"created", ""}, {"tasks.get_all"}, false},
   };
   for (const OpenRequeueCase& c : cases) {
-    TempDir dir;
-    std::string error;
-    auto journal = sync::Journal::Open(dir.file("journal"), &error);
-    ASSERT_TRUE(journal) << error;
-    testing::RememberStops(*journal, {"v1"});
+    testing::VictimServer s(c.shows);
+    testing::RememberStops(*s.journal, {"v1"});
     std::vector<sync::MoveIntent> intents = {RequeueIntent("v1")};
-    ASSERT_TRUE(journal->Begin(&intents, &error)) << error;
-    FakeTransport server;
-    server.Script("auth.login", {OkAnswer(R"({"token": "T"})")});
-    server.Script("tasks.get_all", {OkAnswer(VictimAnswer("v1", c.shows))});
-    server.Script("tasks.enqueue", {OkAnswer(R"({"updated": 1, "queued": 1})")});
-    server.Script("queues.move_task_to_front", {OkAnswer(R"({"updated": 1})")});
-    ManualClock clock(testing::kStopAskedUs + 1'000'000);
-    sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
-    const auto outcome = sync::SettlePreemptions(api, *journal, 3, 300'000'000, clock, &error);
-    ASSERT_TRUE(error.empty()) << c.what << ": " << error;
+    std::string error;
+    ASSERT_TRUE(s.journal->Begin(&intents, &error)) << error;
+    const auto outcome = s.Settle(3);
     EXPECT_TRUE(outcome.ok) << c.what;
-    auto calls = server.endpoints();
-    calls.erase(calls.begin());
-    EXPECT_EQ(calls, c.calls) << c.what;
+    EXPECT_EQ(s.Calls(), c.calls) << c.what;
     EXPECT_EQ(outcome.reports.size(), c.requeued ? 1u : 0u) << c.what;
     if (c.requeued && !outcome.reports.empty()) {
       EXPECT_EQ(outcome.reports[0].result, sync::MoveResult::kRequeued) << c.what;
       EXPECT_EQ(outcome.reports[0].intent.kind, ActionKind::kRequeue) << c.what;
     }
     // Settled either way: the intent closed, the victim forgotten (never re-queued twice).
-    EXPECT_TRUE(journal->unfinished().empty()) << c.what;
-    EXPECT_TRUE(journal->stops().empty()) << c.what;
+    EXPECT_TRUE(s.journal->unfinished().empty()) << c.what;
+    EXPECT_TRUE(s.journal->stops().empty()) << c.what;
   }
 }
 

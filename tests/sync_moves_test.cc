@@ -10,6 +10,7 @@
 
 #include "support/fake_transport.h"
 #include "support/temp_dir.h"
+#include "support/victims.h"
 #include "sync/journal.h"
 #include "sync/metrics.h"
 #include "sync/move.h"
@@ -27,20 +28,7 @@ using testing::RefusedAnswer;
 using testing::TempDir;
 using testing::TransportFailure;
 
-sync::MoveIntent Intent(const std::string& task = "t1") {
-  sync::MoveIntent m;
-  m.cycle = 1;
-  m.task = task;
-  m.name = "train";
-  m.policy = "Dev";
-  m.profile = "4xGPU";
-  m.pool = "H100";
-  m.from = "dev-4gpu";
-  m.from_id = "qdev";
-  m.to = "h100-4gpu";
-  m.to_id = "qh100";
-  return m;
-}
+sync::MoveIntent Intent(const std::string& task = "t1") { return testing::DevMoveIntent(task); }
 
 std::string TaskAnswer(const std::string& status) {
   if (status.empty()) return R"({"tasks": []})";

@@ -9,8 +9,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "support/fake_transport.h"
-#include "support/temp_dir.h"
 #include "support/victims.h"
 #include "sync/metrics.h"
 #include "sync/requeue.h"
@@ -19,11 +17,9 @@
 namespace rescfg {
 namespace {
 
-using testing::FakeTransport;
 using testing::OkAnswer;
 using testing::RefusedAnswer;
 using testing::StopIntent;
-using testing::TempDir;
 using testing::VictimAnswer;
 using testing::VictimShows;
 
@@ -31,37 +27,12 @@ constexpr int64_t kSecond = 1'000'000;
 constexpr int64_t kStopTimeout = 300 * kSecond;
 
 /// A sync's journal remembering a stop of v1, and a server that shows v1 as `shows`.
-class RememberedStop {
- public:
+struct RememberedStop : testing::VictimServer {
   explicit RememberedStop(const VictimShows& shows, int64_t now_us = testing::kStopAskedUs + kSecond)
-      : clock(now_us), api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock) {
-    std::string error;
-    journal = sync::Journal::Open(dir.file("journal"), &error);
-    EXPECT_TRUE(journal) << error;
+      : VictimServer(shows, now_us) {
     testing::RememberStops(*journal, {"v1"});
-    server.Script("auth.login", {OkAnswer(R"({"token": "T"})")});
-    server.Script("tasks.get_all", {OkAnswer(VictimAnswer("v1", shows))});
-    server.Script("tasks.enqueue", {OkAnswer(R"({"updated": 1, "queued": 1})")});
-    server.Script("queues.move_task_to_front", {OkAnswer(R"({"updated": 1})")});
   }
-  sync::SettleOutcome Settle(int64_t cycle = 2) {
-    std::string error;
-    sync::SettleOutcome outcome = sync::SettlePreemptions(api, *journal, cycle, kStopTimeout, clock, &error);
-    EXPECT_TRUE(error.empty()) << error;
-    return outcome;
-  }
-  /// The endpoints called, the login left out.
-  std::vector<std::string> Calls() const {
-    auto calls = server.endpoints();
-    calls.erase(std::remove(calls.begin(), calls.end(), "auth.login"), calls.end());
-    return calls;
-  }
-
-  TempDir dir;
-  FakeTransport server;
-  ManualClock clock;
-  sync::ApiClient api;
-  std::optional<sync::Journal> journal;
+  sync::SettleOutcome Settle(int64_t cycle = 2) { return VictimServer::Settle(cycle, kStopTimeout); }
 };
 
 TEST(SyncRequeueTest, AStoppedVictimGoesBackToTheHeadOfItsPolicyQueue) {
