@@ -1,9 +1,9 @@
 #include "now.h"
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 
 #include "jobs/run_facts.h"
+#include "util/clock.h"
 #include "util/rfc3339.h"
 
 namespace rescfg::cmd {
@@ -20,7 +20,7 @@ void AddNow(CLI::App* app, std::string* now) {
 
 int64_t NowMicros(const std::string& now) {
   if (auto t = ParseRfc3339(now)) return MicrosOf(*t);
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return SystemClock().UtcMicros();
 }
 
 }  // namespace rescfg::cmd

@@ -3,10 +3,8 @@
 #include <sys/prctl.h>
 
 #include <csignal>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 
 #include "commands.h"
 #include "config_source.h"
@@ -23,6 +21,7 @@
 #include "sync/server_text.h"
 #include "sync/sync_lock.h"
 #include "util/atomic_file.h"
+#include "util/clock.h"
 
 namespace rescfg::cmd {
 namespace {
@@ -45,11 +44,9 @@ void Summary(const std::string& line) {
 }
 
 /// Waits `seconds` or until a signal.
-void Pause(int64_t seconds) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (!g_stop.load() && std::chrono::steady_clock::now() < until) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+void Pause(Clock& clock, int64_t seconds) {
+  const int64_t until = clock.MonotonicMicros() + seconds * 1'000'000;
+  while (!g_stop.load() && clock.MonotonicMicros() < until) clock.Sleep(50'000);
 }
 
 std::optional<sync::Credentials> LoadCredentials(const SyncOptions& options) {
@@ -89,6 +86,15 @@ sync::ReadBounds ReadBoundsOf(const SyncOptions& options) {
   bounds.cycle_micros = options.read_timeout_seconds * 1'000'000;
   sync::ApplyTestReadBounds(&bounds);
   return bounds;
+}
+
+/// --metrics FILE after a cycle, stamped with the clock's time.
+void WriteMetrics(const std::string& path, const sync::CycleResult* last_completed, const sync::CycleResult& latest,
+                  const sync::MetricsTotals& totals, const sync::ApiClient& api, const Clock& clock) {
+  const std::string text =
+      sync::RenderMetrics(last_completed, latest, totals, api.errors_by_endpoint(), clock.UtcMicros() / 1'000'000);
+  std::string error;
+  if (!WriteFileAtomically(path, text, &error)) spdlog::error("--metrics: {}", error);
 }
 
 }  // namespace
@@ -142,15 +148,18 @@ int RunSync(const SyncOptions& options) {
     return kExitUnusable;
   }
   if (!CaBundleTrusted(options)) return kExitUnusable;
-  sync::ReadGuard read_guard(ReadBoundsOf(options), &g_stop);
+  // The one place the sync takes the machine's clocks: everything below reads and waits on this one.
+  Clock& clock = SystemClock();
+  sync::ReadGuard read_guard(clock, ReadBoundsOf(options), &g_stop);
   sync::CurlOptions curl{options.ca_cert};
   curl.guard = &read_guard;
+  curl.clock = &clock;
   auto transport = sync::MakeCurlTransport(curl, &error);
   if (!transport) {
     spdlog::error("{}", error);
     return kExitUnusable;
   }
-  sync::ApiClient api(transport.get(), *address, std::move(*credentials));
+  sync::ApiClient api(transport.get(), *address, std::move(*credentials), {}, clock);
   InstallSignalHandlers();
 
   sync::CycleSettings settings;
@@ -159,6 +168,7 @@ int RunSync(const SyncOptions& options) {
   settings.lock_timeout_seconds = options.lock_timeout_seconds;
   settings.stop = &g_stop;
   settings.read_guard = &read_guard;
+  settings.clock = &clock;
   // Crash points of the fault tests are counted in one order: one move at a time.
   if (std::getenv("RESCFG_TEST_CRASH_POINT") != nullptr) settings.connections = 1;
 
@@ -191,12 +201,8 @@ int RunSync(const SyncOptions& options) {
     sync::CountCycle(result, &totals);
     if (completed) last_completed = std::move(result);
     if (!options.metrics.empty()) {
-      const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
-                              std::chrono::system_clock::now().time_since_epoch()).count();
-      const sync::CycleResult& latest = completed ? *last_completed : result;
-      const std::string text = sync::RenderMetrics(last_completed ? &*last_completed : nullptr, latest, totals,
-                                                   api.errors_by_endpoint(), now);
-      if (!WriteFileAtomically(options.metrics, text, &error)) spdlog::error("--metrics: {}", error);
+      WriteMetrics(options.metrics, last_completed ? &*last_completed : nullptr, completed ? *last_completed : result,
+                   totals, api, clock);
     }
     const auto status = completed ? sync::CycleResult::Status::kCompleted : result.status;
     if (status == sync::CycleResult::Status::kCredentialsRefused) {
@@ -209,7 +215,7 @@ int RunSync(const SyncOptions& options) {
       return findings ? kExitFindings : kExitOk;
     }
     if (g_stop.load()) return kExitOk;
-    Pause(*options.interval_seconds);
+    Pause(clock, *options.interval_seconds);
     if (g_stop.load()) return kExitOk;
   }
 }

@@ -100,7 +100,8 @@ class ScriptedServer : public rescfg::sync::HttpTransport {
 
 void FuzzMove(std::string_view bytes) {
   ScriptedServer server(bytes);
-  rescfg::sync::ApiClient api(&server, "http://127.0.0.1:1", {"k", "s"}, {1, 0, 0}, [](int64_t) {});
+  rescfg::ManualClock clock;
+  rescfg::sync::ApiClient api(&server, "http://127.0.0.1:1", {"k", "s"}, {1, 0, 0}, clock);
   rescfg::sync::MoveIntent m;
   m.task = "t1";
   m.name = "train";
@@ -111,7 +112,7 @@ void FuzzMove(std::string_view bytes) {
   m.from_id = "q-dev";
   m.to = "metal-2gpu";
   m.to_id = "q-metal";
-  const rescfg::sync::MoveReport report = rescfg::sync::MoveTask(api, m);
+  const rescfg::sync::MoveReport report = rescfg::sync::MoveTask(api, m, clock);
   using rescfg::sync::MoveResult;
   if (report.result == MoveResult::kPlanned) std::abort();
   if (server.garbled() && !report.open && report.result != MoveResult::kMoved) std::abort();
@@ -147,7 +148,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::abort();
   }
   BytesServer server(body);
-  rescfg::sync::ApiClient api(&server, "http://127.0.0.1:1", {"k", "s"}, {1, 0, 0}, [](int64_t) {});
+  rescfg::ManualClock clock;
+  rescfg::sync::ApiClient api(&server, "http://127.0.0.1:1", {"k", "s"}, {1, 0, 0}, clock);
   rescfg::sync::ServerSnapshot snapshot;
   const auto outcome = rescfg::sync::FetchServerSnapshot(api, rescfg::sync::TaskFields({"runtime.gpus"}), 10, &snapshot);
   if (!outcome.ok && outcome.error.empty()) std::abort();

@@ -18,11 +18,14 @@ using testing::RawAnswer;
 using testing::RefusedAnswer;
 using testing::TransportFailure;
 
-struct Recorded {
-  std::vector<int64_t> waits;
-  sync::Sleeper sleeper() {
-    return [this](int64_t micros) { waits.push_back(micros); };
+/// A test clock that also keeps each wait it was asked for.
+class RecordingClock final : public ManualClock {
+ public:
+  void Sleep(int64_t micros) override {
+    waits.push_back(micros);
+    ManualClock::Sleep(micros);
   }
+  std::vector<int64_t> waits;
 };
 
 TEST(SyncApiTest, Base64OfCredentials) {
@@ -68,8 +71,8 @@ TEST(SyncApiTest, LogsInOnceAndSendsTheToken) {
   FakeTransport server;
   server.Script("auth.login", {OkAnswer(R"({"token": "T1"})")});
   server.Script("queues.get_all", {OkAnswer(R"({"queues": []})")});
-  Recorded sleep;
-  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, sleep.sleeper());
+  RecordingClock clock;
+  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
   ASSERT_TRUE(api.Call("queues.get_all", "{}").ok());
   ASSERT_TRUE(api.Call("queues.get_all", "{}").ok());
   const auto requests = server.requests();
@@ -86,7 +89,8 @@ TEST(SyncApiTest, RenewsAnExpiredTokenOnce) {
   server.Handle("queues.get_all", [](const sync::HttpRequest& request) {
     return request.authorization == "Bearer T2" ? OkAnswer(R"({"queues": []})") : RefusedAnswer(401, 30);
   });
-  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
+  ManualClock clock;
+  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
   EXPECT_TRUE(api.Call("queues.get_all", "{}").ok());
   EXPECT_EQ(server.endpoints(),
             (std::vector<std::string>{"auth.login", "queues.get_all", "auth.login", "queues.get_all"}));
@@ -95,7 +99,8 @@ TEST(SyncApiTest, RenewsAnExpiredTokenOnce) {
 TEST(SyncApiTest, RefusedCredentialsAreNotTriedAgainAndAgain) {
   FakeTransport server;
   server.Script("auth.login", {RefusedAnswer(401, 22, "unknown credentials")});
-  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
+  ManualClock clock;
+  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
   const ApiAnswer answer = api.Call("queues.get_all", "{}");
   EXPECT_EQ(answer.kind, ApiAnswer::Kind::kUnauthorized);
   EXPECT_EQ(server.endpoints(), (std::vector<std::string>{"auth.login"}));
@@ -106,9 +111,9 @@ TEST(SyncApiTest, TransportFailuresAreRetriedWithBoundedBackoff) {
   FakeTransport server;
   server.Script("auth.login", {OkAnswer(R"({"token": "T"})")});
   server.Script("workers.get_all", {TransportFailure(HttpResponse::Outcome::kConnectFailed)});
-  Recorded sleep;
+  RecordingClock sleep;
   sync::RetryPolicy policy{5, 100, 300};
-  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, policy, sleep.sleeper());
+  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, policy, sleep);
   const ApiAnswer answer = api.Call("workers.get_all", "{}");
   EXPECT_EQ(answer.kind, ApiAnswer::Kind::kUnreachable);
   EXPECT_FALSE(answer.in_doubt);  // never connected: never done
@@ -127,7 +132,8 @@ TEST(SyncApiTest, ATimeoutThenAnAnswerIsInDoubt) {
   server.Script("auth.login", {OkAnswer(R"({"token": "T"})")});
   server.Script("queues.remove_task",
                 {RawAnswer(503, "busy"), TransportFailure(HttpResponse::Outcome::kTimeout), RefusedAnswer(400, 703)});
-  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
+  ManualClock clock;
+  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
   const ApiAnswer answer = api.Call("queues.remove_task", "{}");
   EXPECT_EQ(answer.kind, ApiAnswer::Kind::kRefused);
   EXPECT_EQ(answer.subcode, 703);
@@ -163,7 +169,8 @@ TEST(SyncApiTest, TasksAreScrolledUntilAnEmptyPage) {
   // A short page is not the end: the server may cap the page size.
   server.Script("tasks.get_all", {OkAnswer(TasksPage({"a", "b"}, "S")), OkAnswer(TasksPage({"c"}, "S")),
                                   OkAnswer(TasksPage({"d", "e"}, "S")), OkAnswer(TasksPage({}, "S"))});
-  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
+  ManualClock clock;
+  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
   sync::ServerSnapshot snapshot;
   const auto outcome = sync::FetchServerSnapshot(api, sync::TaskFields({}), 2, &snapshot);
   ASSERT_TRUE(outcome.ok) << outcome.error;
@@ -192,7 +199,8 @@ TEST(SyncApiTest, AnExpiredScrollStartsTheReadingAgain) {
   server.Script("tasks.get_all", {OkAnswer(TasksPage({"a"}, "S1")), OkAnswer(TasksPage({"a"}, "S2")),
                                   OkAnswer(TasksPage({"a"}, "S3")), OkAnswer(TasksPage({"b"}, "S3")),
                                   OkAnswer(TasksPage({}, "S3"))});
-  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
+  ManualClock clock;
+  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
   sync::ServerSnapshot snapshot;
   ASSERT_TRUE(sync::FetchServerSnapshot(api, sync::TaskFields({}), 1, &snapshot).ok);
   EXPECT_EQ(snapshot.tasks, 2u);
@@ -216,7 +224,8 @@ TEST(SyncApiTest, WrongShapesMakeTheReadingUnusable) {
     server.Script("workers.get_all", {OkAnswer(R"({"workers": []})")});
     server.Script("tasks.get_all", {OkAnswer(TasksPage({}, "S"))});
     server.Script(endpoint, {answer});
-    sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
+    ManualClock clock;
+    sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
     sync::ServerSnapshot snapshot;
     const auto outcome = sync::FetchServerSnapshot(api, sync::TaskFields({}), 10, &snapshot);
     EXPECT_FALSE(outcome.ok) << endpoint << " " << answer.body;

@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "support/fake_transport.h"
+#include "support/temp_dir.h"
+#include "support/victims.h"
 #include "sync/journal.h"
 #include "sync/metrics.h"
 #include "sync/move.h"
@@ -23,42 +25,15 @@ using testing::FakeTransport;
 using testing::OkAnswer;
 using testing::RawAnswer;
 using testing::RefusedAnswer;
+using testing::TempDir;
 using testing::TransportFailure;
 
-sync::MoveIntent Intent(const std::string& task = "t1") {
-  sync::MoveIntent m;
-  m.cycle = 1;
-  m.task = task;
-  m.name = "train";
-  m.policy = "Dev";
-  m.profile = "4xGPU";
-  m.pool = "H100";
-  m.from = "dev-4gpu";
-  m.from_id = "qdev";
-  m.to = "h100-4gpu";
-  m.to_id = "qh100";
-  return m;
-}
+sync::MoveIntent Intent(const std::string& task = "t1") { return testing::DevMoveIntent(task); }
 
 std::string TaskAnswer(const std::string& status) {
   if (status.empty()) return R"({"tasks": []})";
   return R"({"tasks": [{"id": "t1", "status": ")" + status + R"(", "execution": {"queue": "qdev"}}]})";
 }
-
-class TempDir {
- public:
-  TempDir() {
-    path_ = std::filesystem::temp_directory_path() /
-            ("rescfg-sync-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  static inline int counter_ = 0;
-  std::filesystem::path path_;
-};
 
 struct MoveCase {
   const char* what;
@@ -114,8 +89,9 @@ TEST(SyncMovesTest, EachAnswerGivesItsResult) {
     server.Script("tasks.get_all", {OkAnswer(TaskAnswer(c.status))});
     server.Script("queues.add_task", {OkAnswer(R"({"added": 1})")});
     server.Script("queues.get_all", {OkAnswer(R"({"queues": []})")});  // after a 703: listed nowhere now
-    sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {3, 1, 1}, [](int64_t) {});
-    const sync::MoveReport report = sync::MoveTask(api, Intent());
+    ManualClock clock;
+    sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {3, 1, 1}, clock);
+    const sync::MoveReport report = sync::MoveTask(api, Intent(), clock);
     EXPECT_EQ(sync::MoveResultName(report.result), std::string(c.result)) << c.what << ": " << report.detail;
     auto calls = server.endpoints();
     calls.erase(calls.begin());
@@ -132,8 +108,9 @@ TEST(SyncMovesTest, TheEnqueueKeepsThePolicyQueueAndSaysWhy) {
   server.Script("auth.login", {OkAnswer(R"({"token": "T"})")});
   server.Script("queues.remove_task", {OkAnswer(R"({"removed": 1})")});
   server.Script("tasks.enqueue", {OkAnswer(R"({"updated": 1})")});
-  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
-  ASSERT_EQ(sync::MoveTask(api, Intent()).result, sync::MoveResult::kMoved);
+  ManualClock clock;
+  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
+  ASSERT_EQ(sync::MoveTask(api, Intent(), clock).result, sync::MoveResult::kMoved);
   const auto requests = server.requests();
   EXPECT_EQ(requests[1].body, R"({"queue": "qdev", "task": "t1"})");
   EXPECT_EQ(requests[2].body,
@@ -258,8 +235,9 @@ TEST(SyncMovesTest, RecoveryCompletesAMoveLeftInNoQueue) {
   server.Script("tasks.get_all", {OkAnswer(R"({"tasks": [{"id": "t1", "status": "queued", "status_reason": "",
                                   "status_changed": "2026-12-01T00:00:00.000000+00:00"}]})")});
   server.Script("tasks.enqueue", {OkAnswer(R"({"updated": 1})")});
-  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
-  const auto outcome = sync::RecoverIntents(api, *journal, snapshot, queues, [](std::string_view) { return true; });
+  ManualClock clock;
+  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
+  const auto outcome = sync::RecoverIntents(api, *journal, snapshot, queues, [](std::string_view) { return true; }, clock);
   EXPECT_TRUE(outcome.ok);
   EXPECT_TRUE(outcome.acted);
   EXPECT_TRUE(journal->unfinished().empty());
@@ -278,8 +256,9 @@ TEST(SyncMovesTest, RecoveryLeavesTheServerAloneWhenTheMoveIsSettled) {
                                        entries.find("t1") != std::string::npos ? "queued" : "");
     const auto queues = clearml::ReadQueuesText(snapshot.queues_json, "queues");
     FakeTransport server;
-    sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
-    const auto outcome = sync::RecoverIntents(api, *journal, snapshot, queues, [](std::string_view) { return true; });
+    ManualClock clock;
+    sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
+    const auto outcome = sync::RecoverIntents(api, *journal, snapshot, queues, [](std::string_view) { return true; }, clock);
     EXPECT_TRUE(outcome.ok);
     EXPECT_FALSE(outcome.acted);
     EXPECT_TRUE(server.requests().empty());
@@ -310,7 +289,8 @@ TEST(SyncMovesTest, MovesIntoOneQueueKeepPlacementOrder) {
   server.Script("auth.login", {OkAnswer(R"({"token": "T"})")});
   server.Script("queues.remove_task", {OkAnswer(R"({"removed": 1})")});
   server.Script("tasks.enqueue", {OkAnswer(R"({"updated": 1})")});
-  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
+  ManualClock clock;
+  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
   std::vector<sync::MoveIntent> intents;
   for (int i = 0; i < 40; ++i) {
     sync::MoveIntent m = Intent("t" + std::to_string(i));

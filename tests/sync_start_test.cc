@@ -19,7 +19,8 @@ using testing::TransportFailure;
 sync::FetchOutcome FetchWithLogin(sync::HttpResponse login) {
   FakeTransport server;
   server.Handle("auth.login", [login](const sync::HttpRequest&) { return login; });
-  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
+  ManualClock clock;
+  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
   sync::ServerSnapshot snapshot;
   return sync::FetchServerSnapshot(api, sync::TaskFields({}), 100, &snapshot);
 }

@@ -31,7 +31,8 @@ TEST(SyncTokenTest, ARefusedTokenIsRenewedOnceForAllConnections) {
   server.Handle("queues.get_all", [](const sync::HttpRequest& request) {
     return request.authorization == "Bearer T1" ? RefusedAnswer(401, 30) : OkAnswer(R"({"queues": []})");
   });
-  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, [](int64_t) {});
+  ManualClock clock;
+  sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
   std::atomic<int> ok{0};
   {
     std::vector<std::jthread> connections;

@@ -2,17 +2,10 @@
 
 #include <simdjson.h>
 
-#include <chrono>
-
 #include "util/text_table.h"
 
 namespace rescfg::sync {
 namespace {
-
-int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 /// The start of an answer that is not what it should be, safe to log.
 std::string Excerpt(std::string_view body) {
@@ -129,22 +122,22 @@ ApiAnswer ClassifyAnswer(const HttpResponse& response) {
 }
 
 ApiClient::ApiClient(HttpTransport* transport, std::string server, Credentials credentials, RetryPolicy retry,
-                     Sleeper sleeper)
+                     Clock& clock)
     : transport_(transport),
       server_(std::move(server)),
       credentials_(std::move(credentials)),
       retry_(retry),
-      sleeper_(std::move(sleeper)) {}
+      clock_(clock) {}
 
 HttpResponse ApiClient::Send(std::string_view endpoint, const std::string& body, const std::string& authorization) {
   {
     std::lock_guard<std::mutex> hold(mutex_);
-    if (outstanding_++ == 0) wait_started_ = NowMicros();
+    if (outstanding_++ == 0) wait_started_ = clock_.MonotonicMicros();
   }
   HttpResponse response = transport_->Post({server_ + "/" + std::string(endpoint), body, authorization});
   {
     std::lock_guard<std::mutex> hold(mutex_);
-    if (--outstanding_ == 0) waited_ += NowMicros() - wait_started_;
+    if (--outstanding_ == 0) waited_ += clock_.MonotonicMicros() - wait_started_;
   }
   return response;
 }
@@ -171,7 +164,7 @@ ApiAnswer ApiClient::WithRetries(std::string_view endpoint, const std::string& b
       std::lock_guard<std::mutex> hold(mutex_);
       random = random_();
     }
-    sleeper_(BackoffMicros(retry_, attempt, random));
+    clock_.Sleep(BackoffMicros(retry_, attempt, random));
   }
 }
 
@@ -230,7 +223,7 @@ ApiAnswer ApiClient::Call(std::string_view endpoint, const std::string& body) {
 
 int64_t ApiClient::server_wait_micros() const {
   std::lock_guard<std::mutex> hold(mutex_);
-  return waited_ + (outstanding_ > 0 ? NowMicros() - wait_started_ : 0);
+  return waited_ + (outstanding_ > 0 ? clock_.MonotonicMicros() - wait_started_ : 0);
 }
 
 std::map<std::string, uint64_t> ApiClient::errors_by_endpoint() const {
@@ -241,7 +234,7 @@ std::map<std::string, uint64_t> ApiClient::errors_by_endpoint() const {
 void ApiClient::ResetWait() {
   std::lock_guard<std::mutex> hold(mutex_);
   waited_ = 0;
-  if (outstanding_ > 0) wait_started_ = NowMicros();
+  if (outstanding_ > 0) wait_started_ = clock_.MonotonicMicros();
 }
 
 }  // namespace rescfg::sync

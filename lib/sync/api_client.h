@@ -14,6 +14,7 @@
 
 #include "sync/http_transport.h"
 #include "sync/retry.h"
+#include "util/clock.h"
 
 namespace rescfg::sync {
 
@@ -55,8 +56,9 @@ ApiAnswer ClassifyAnswer(const HttpResponse& response);
 class ApiClient {
  public:
   /// `server` is the address without a trailing slash ("https://api.clearml.example").
-  ApiClient(HttpTransport* transport, std::string server, Credentials credentials, RetryPolicy retry = {},
-            Sleeper sleeper = SleepMicros);
+  /// `clock` measures the wait for the server and sleeps the backoff (not owned).
+  ApiClient(HttpTransport* transport, std::string server, Credentials credentials, RetryPolicy retry,
+            Clock& clock);
 
   /// auth.login: a new session token. kUnauthorized when the credentials
   /// are refused.
@@ -84,7 +86,7 @@ class ApiClient {
   std::string server_;
   Credentials credentials_;
   RetryPolicy retry_;
-  Sleeper sleeper_;
+  Clock& clock_;
 
   std::mutex login_mutex_;    ///< one login at a time: a refused token is renewed once, not once per caller
   mutable std::mutex mutex_;  ///< guards what follows

@@ -1,6 +1,5 @@
 #include "sync/cycle.h"
 
-#include <chrono>
 #include <unordered_set>
 
 #include "clearml/queues.h"
@@ -137,7 +136,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   for (int reading = 0;; ++reading) {
     FetchOutcome fetched;
     {
-      const ArmedRead armed(settings.read_guard, SystemClock().MonotonicMicros());  // the guard reads the real clock
+      const ArmedRead armed(settings.read_guard);
       fetched = FetchServerSnapshot(api, TaskFields(param_paths), settings.page_size, &snapshot);
     }
     if (!fetched.ok) return finish(StatusOfFailure(fetched.failure), fetched.error);
@@ -146,7 +145,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
     // Moves a crash (or a silent server) left half done, before anything else.
     RecoveryOutcome recovered = RecoverIntents(api, journal, snapshot, queues, [&](std::string_view name) {
       return config_queues.count(std::string(name)) > 0;
-    });
+    }, clock);
     result.notes.insert(result.notes.end(), recovered.notes.begin(), recovered.notes.end());
     std::string error;
     // Stops and re-queues: open ones settled, stopped victims re-queued (sync/requeue.h).

@@ -2,7 +2,6 @@
 
 #include <curl/curl.h>
 
-#include <chrono>
 #include <mutex>
 #include <vector>
 
@@ -17,11 +16,6 @@ struct Received {
   bool too_large = false;
 };
 
-int64_t SteadyMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 struct Progress {
   ReadGuard* guard;
   std::string why;  ///< set when the guard ended the call
@@ -32,7 +26,7 @@ struct Progress {
 int OnProgress(void* user, curl_off_t, curl_off_t received, curl_off_t, curl_off_t) {
   auto* progress = static_cast<Progress*>(user);
   const uint64_t bytes = received > 0 ? static_cast<uint64_t>(received) : 0;
-  return progress->guard->WhileReceiving(bytes, SteadyMicros(), &progress->why) ? 0 : 1;
+  return progress->guard->WhileReceiving(bytes, &progress->why) ? 0 : 1;
 }
 
 size_t Collect(char* data, size_t size, size_t count, void* user) {
@@ -48,7 +42,8 @@ size_t Collect(char* data, size_t size, size_t count, void* user) {
 
 class CurlTransport : public HttpTransport {
  public:
-  explicit CurlTransport(CurlOptions options) : options_(std::move(options)) {}
+  explicit CurlTransport(CurlOptions options)
+      : options_(std::move(options)), clock_(options_.clock != nullptr ? *options_.clock : SystemClock()) {}
   ~CurlTransport() override {
     for (CURL* handle : idle_) curl_easy_cleanup(handle);
   }
@@ -56,14 +51,14 @@ class CurlTransport : public HttpTransport {
   HttpResponse Post(const HttpRequest& request) override {
     CURL* handle = Take();
     HttpResponse response;
-    const auto start = std::chrono::steady_clock::now();
+    const int64_t start = clock_.MonotonicMicros();
     if (handle == nullptr) {
       response.error = "libcurl could not make a handle";
       return response;
     }
     Received received{&response.body, options_.max_body_bytes};
     Progress progress{options_.guard, ""};
-    if (progress.guard != nullptr && !progress.guard->BeforeCall(SteadyMicros(), &progress.why)) {
+    if (progress.guard != nullptr && !progress.guard->BeforeCall(&progress.why)) {
       Give(handle);
       response.outcome = HttpResponse::Outcome::kAborted;
       response.error = progress.why;
@@ -109,8 +104,7 @@ class CurlTransport : public HttpTransport {
     curl_easy_setopt(handle, CURLOPT_HTTPHEADER, nullptr);
     curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, nullptr);
     if (progress.guard != nullptr) progress.guard->AfterCall(response.body.size());
-    response.micros =
-        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+    response.micros = clock_.MonotonicMicros() - start;
     if (code == CURLE_OK) {
       response.outcome = HttpResponse::Outcome::kAnswered;
       curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &response.status);
@@ -152,6 +146,7 @@ class CurlTransport : public HttpTransport {
   }
 
   CurlOptions options_;
+  const Clock& clock_;
   std::mutex mutex_;
   std::vector<CURL*> idle_;  ///< handles keep their connections open for the next call
 };

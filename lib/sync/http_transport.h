@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "util/clock.h"
+
 namespace rescfg::sync {
 
 class ReadGuard;
@@ -49,6 +51,9 @@ struct CurlOptions {
   int64_t low_speed_bytes = 1024;
   int64_t low_speed_seconds = 30;
   ReadGuard* guard = nullptr;              ///< the cycle's read bounds and the signal (not owned)
+  /// Times each call (HttpResponse::micros); nullptr: the system's. The
+  /// timeouts above are libcurl's own, on the machine's monotonic clock.
+  const Clock* clock = nullptr;
 };
 
 /// libcurl: TLS verified (peer and host name) always; proxies from the

@@ -2,7 +2,6 @@
 
 #include <simdjson.h>
 
-#include <chrono>
 #include <ctime>
 #include <map>
 #include <mutex>
@@ -93,8 +92,6 @@ bool MeansTaskChanged(int subcode) {
       return false;
   }
 }
-
-std::string UtcNowMicros() { return UtcNowMicros(SystemClock()); }
 
 std::string UtcNowMicros(const Clock& clock) { return UtcMicrosText(clock.UtcMicros()); }
 

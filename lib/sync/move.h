@@ -50,10 +50,10 @@ std::string StatusReason(const MoveIntent& intent);
 bool MeansTaskChanged(int subcode);
 
 /// Steps 2 and 3 for one task.
-MoveReport MoveTask(ApiClient& api, const MoveIntent& intent, const Clock& clock = SystemClock());
+MoveReport MoveTask(ApiClient& api, const MoveIntent& intent, const Clock& clock);
 /// Step 3 alone, for a task already out of its policy queue (a move a
 /// crash interrupted).
-MoveReport CompleteMove(ApiClient& api, const MoveIntent& intent, const Clock& clock = SystemClock());
+MoveReport CompleteMove(ApiClient& api, const MoveIntent& intent, const Clock& clock);
 
 struct MoveOptions {
   int connections = 4;                      ///< moves at once, each on its own connection
@@ -72,7 +72,6 @@ bool MakeMoves(ApiClient& api, Journal& journal, std::vector<MoveIntent> intents
                std::vector<MoveReport>* reports, std::string* error);
 
 /// The time now as the output writes it: 2026-12-03T10:00:00.000000Z.
-std::string UtcNowMicros();
 std::string UtcNowMicros(const Clock& clock);
 /// UTC microseconds as the output writes them.
 std::string UtcMicrosText(int64_t micros);

@@ -34,10 +34,10 @@ void ApplyTestReadBounds(ReadBounds* bounds) {
   }
 }
 
-void ReadGuard::Arm(int64_t now_micros) {
+void ReadGuard::Arm() {
   std::lock_guard<std::mutex> hold(mutex_);
   armed_ = true;
-  started_ = now_micros;
+  started_ = clock_.MonotonicMicros();
   bytes_ = calls_ = 0;
 }
 
@@ -64,10 +64,10 @@ bool ReadGuard::Over(uint64_t extra_bytes, int64_t now_micros, std::string* why)
   return false;
 }
 
-bool ReadGuard::BeforeCall(int64_t now_micros, std::string* why) {
+bool ReadGuard::BeforeCall(std::string* why) {
   std::lock_guard<std::mutex> hold(mutex_);
   if (!armed_) return true;
-  if (Over(0, now_micros, why)) return false;
+  if (Over(0, clock_.MonotonicMicros(), why)) return false;
   if (++calls_ > bounds_.cycle_calls) {
     *why = "more than " + std::to_string(bounds_.cycle_calls) +
            " calls to read the server in one cycle (a scroll without end?)";
@@ -76,9 +76,9 @@ bool ReadGuard::BeforeCall(int64_t now_micros, std::string* why) {
   return true;
 }
 
-bool ReadGuard::WhileReceiving(uint64_t received, int64_t now_micros, std::string* why) {
+bool ReadGuard::WhileReceiving(uint64_t received, std::string* why) {
   std::lock_guard<std::mutex> hold(mutex_);
-  return !Over(received, now_micros, why);
+  return !Over(received, clock_.MonotonicMicros(), why);
 }
 
 void ReadGuard::AfterCall(uint64_t bytes) {

@@ -8,12 +8,15 @@
 /// The transport asks the guard before each call and while each answer
 /// comes in (libcurl's progress callback); the cycle arms it for its
 /// reading only, so that a move once begun is never cut in the middle by
-/// these bounds (a move has the per-call bounds of the transport).
+/// these bounds (a move has the per-call bounds of the transport). The
+/// guard reads the time on the clock it is given (util/clock.h).
 
 #include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
+
+#include "util/clock.h"
 
 namespace rescfg::sync {
 
@@ -29,24 +32,26 @@ void ApplyTestReadBounds(ReadBounds* bounds);
 
 class ReadGuard {
  public:
-  explicit ReadGuard(ReadBounds bounds = {}, const std::atomic<bool>* stop = nullptr)
-      : bounds_(bounds), stop_(stop) {}
+  /// `clock` (not owned) times the reading: its monotonic time.
+  explicit ReadGuard(const Clock& clock, ReadBounds bounds = {}, const std::atomic<bool>* stop = nullptr)
+      : clock_(clock), bounds_(bounds), stop_(stop) {}
 
-  /// From now on the bounds count, from zero (`now_micros`: a steady clock).
-  void Arm(int64_t now_micros);
+  /// From now on the bounds count, from zero.
+  void Arm();
   void Disarm();
 
   /// Before a call: false (with `why`) when the reading must end.
-  bool BeforeCall(int64_t now_micros, std::string* why);
+  bool BeforeCall(std::string* why);
   /// While an answer comes in: `received` bytes of this answer so far.
   /// False (with `why`) when the reading must end. Safe from several threads.
-  bool WhileReceiving(uint64_t received, int64_t now_micros, std::string* why);
+  bool WhileReceiving(uint64_t received, std::string* why);
   /// After a call: its answer's `bytes` count against the cycle's.
   void AfterCall(uint64_t bytes);
 
  private:
   bool Over(uint64_t extra_bytes, int64_t now_micros, std::string* why) const;
 
+  const Clock& clock_;
   ReadBounds bounds_;
   const std::atomic<bool>* stop_;
   mutable std::mutex mutex_;
@@ -58,8 +63,8 @@ class ReadGuard {
 /// Arms a guard (when there is one) for a scope.
 class ArmedRead {
  public:
-  ArmedRead(ReadGuard* guard, int64_t now_micros) : guard_(guard) {
-    if (guard_) guard_->Arm(now_micros);
+  explicit ArmedRead(ReadGuard* guard) : guard_(guard) {
+    if (guard_) guard_->Arm();
   }
   ~ArmedRead() {
     if (guard_) guard_->Disarm();

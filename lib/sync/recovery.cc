@@ -42,7 +42,7 @@ const char* IntentStateName(IntentState state) {
 
 RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSnapshot& snapshot,
                                const clearml::QueueList& queues,
-                               const std::function<bool(std::string_view)>& is_config_queue) {
+                               const std::function<bool(std::string_view)>& is_config_queue, const Clock& clock) {
   RecoveryOutcome outcome;
   const std::map<uint64_t, MoveIntent> open = journal.unfinished();  // a copy: Finish changes it
   for (const auto& [seq, m] : open) {
@@ -73,7 +73,7 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
           break;  // kCannotTell: the intent stays open, and its task holds its pool
         }
         outcome.acted = true;
-        const MoveReport report = CompleteMove(api, m);
+        const MoveReport report = CompleteMove(api, m, clock);
         note += " -> " + std::string(MoveResultName(report.result)) + (report.detail.empty() ? "" : " (" + ServerText(report.detail) + ")");
         if (report.open) {
           outcome.ok = false;

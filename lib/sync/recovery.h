@@ -14,6 +14,7 @@
 #include "sync/api_client.h"
 #include "sync/journal.h"
 #include "sync/server_snapshot.h"
+#include "util/clock.h"
 
 namespace rescfg::sync {
 
@@ -46,7 +47,7 @@ struct RecoveryOutcome {
 /// policy queue.
 RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSnapshot& snapshot,
                                const clearml::QueueList& queues,
-                               const std::function<bool(std::string_view)>& is_config_queue);
+                               const std::function<bool(std::string_view)>& is_config_queue, const Clock& clock);
 
 /// Forgets the hand-overs that no longer hold: the task is neither queued
 /// nor running any more (finished, stopped), or is listed in its policy

@@ -1,8 +1,6 @@
 #include "sync/retry.h"
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
 
 namespace rescfg::sync {
 
@@ -27,10 +25,6 @@ int64_t MaxTotalBackoffMicros(const RetryPolicy& policy) {
   int64_t total = 0;
   for (int failures = 1; failures < policy.attempts; ++failures) total += FullWaitMicros(policy, failures);
   return total;
-}
-
-void SleepMicros(int64_t micros) {
-  if (micros > 0) std::this_thread::sleep_for(std::chrono::microseconds(micros));
 }
 
 }  // namespace rescfg::sync

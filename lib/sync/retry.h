@@ -2,10 +2,10 @@
 /// How often and how long `rescfg sync` tries a call again after a
 /// transport failure (no connection, a timeout, an HTTP 5xx): exponential
 /// backoff with jitter, up to a bound, so that a restarting server is not
-/// hammered by every client at the same instants.
+/// hammered by every client at the same instants. The waits are the
+/// caller's clock's (util/clock.h): a test's clock makes them instant.
 
 #include <cstdint>
-#include <functional>
 
 namespace rescfg::sync {
 
@@ -22,9 +22,5 @@ int64_t BackoffMicros(const RetryPolicy& policy, int failures, uint64_t random);
 
 /// The longest total wait the policy can add to one call.
 int64_t MaxTotalBackoffMicros(const RetryPolicy& policy);
-
-/// Waits (the real one sleeps; tests record).
-using Sleeper = std::function<void(int64_t micros)>;
-void SleepMicros(int64_t micros);
 
 }  // namespace rescfg::sync

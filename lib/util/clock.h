@@ -3,6 +3,7 @@
 /// sync's cycles and retries, `--now`) is told the time instead of reading
 /// it, and tests set time instead of sleeping. Whole microseconds only.
 
+#include <atomic>
 #include <cstdint>
 
 namespace rescfg {
@@ -21,12 +22,13 @@ class Clock {
 /// The machine's clocks.
 Clock& SystemClock();
 
-/// A clock that stands still until told: Sleep moves it on at once.
-class ManualClock final : public Clock {
+/// A clock that stands still until told: Sleep moves it on at once. Safe
+/// from several threads (the sync's moves run at once).
+class ManualClock : public Clock {
  public:
   explicit ManualClock(int64_t utc_micros = 0) : utc_(utc_micros) {}
-  int64_t UtcMicros() const override { return utc_; }
-  int64_t MonotonicMicros() const override { return monotonic_; }
+  int64_t UtcMicros() const override { return utc_.load(); }
+  int64_t MonotonicMicros() const override { return monotonic_.load(); }
   void Sleep(int64_t micros) override { Advance(micros); }
   void Advance(int64_t micros) {
     if (micros <= 0) return;
@@ -34,10 +36,10 @@ class ManualClock final : public Clock {
     monotonic_ += micros;
     slept_ += micros;
   }
-  int64_t slept() const { return slept_; }  ///< all the time it was moved on
+  int64_t slept() const { return slept_.load(); }  ///< all the time it was moved on
 
  private:
-  int64_t utc_ = 0, monotonic_ = 0, slept_ = 0;
+  std::atomic<int64_t> utc_{0}, monotonic_{0}, slept_{0};
 };
 
 }  // namespace rescfg
