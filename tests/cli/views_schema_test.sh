@@ -12,18 +12,13 @@ BIN=$1 SRC=$2
 PY=/usr/bin/python3
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+source "$SRC/tests/cli/scenario_lib.sh"
 mkdir -p "$out/explain" "$out/status" "$out/diff"
 EXAMPLE=$SRC/testdata/examples/worked-example.yaml
 NOW=2026-12-05T10:20:00Z
 for dir in "$SRC"/testdata/schedule/*/; do
   name=$(basename "$dir")
-  if [ -f "$dir/tasks.json" ]; then  # a ClearML task snapshot and its companions
-    args=(--jobs "$dir/tasks.json" --jobs-format clearml)
-    [ -f "$dir/queues.json" ] && args+=(--clearml-queues "$dir/queues.json")
-    [ -f "$dir/workers.json" ] && args+=(--clearml-workers "$dir/workers.json")
-  else
-    args=(--jobs "$(ls "$dir"/jobs.* | head -1)")
-  fi
+  scenario_args "$dir"
   args+=(--now "$NOW")
   "$BIN" -q status --config "$dir/config.yaml" -f json >"$out/status/$name-nojobs.json"
   "$BIN" -q status --config "$dir/config.yaml" "${args[@]}" -f json >"$out/status/$name.json" || true
