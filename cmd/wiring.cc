@@ -61,7 +61,7 @@ void AddSimulate(CLI::App& app, SimulateOptions& simulate, int& exit_code) {
   simulate_cmd->add_option("--format,-f", simulate.format, "yaml, json, jsonl (one object per entry) or table (summaries)")
       ->check(CLI::IsMember({"yaml", "json", "jsonl", "table"}));
   AddOutput(simulate_cmd, &simulate.output);
-  simulate_cmd->add_option("--plot", simulate.plot, "Also draw pool usage over time and each policy's waits as an SVG file");
+  simulate_cmd->add_option("--plot", simulate.plot, "Also draw pool usage over time and each policy's waits as an SVG file (with preemption: a mark at each preemption)");
   simulate_cmd->footer(
       "Example: rescfg simulate --config resources.yaml --trace week.jsonl --format table --plot week.svg\n"
       "Exit: 0 every entry simulated; 1 some entry rejected (the output is still complete);\n"
@@ -78,7 +78,7 @@ void AddDiff(CLI::App& app, DiffOptions& diff, int& exit_code) {
   AddJobsFromSync(diff_cmd, &diff.jobs, AddJobsSource(diff_cmd, &diff.jobs, false));
   diff_cmd->add_option("--lock-timeout", diff.lock_timeout_seconds, "Seconds to wait for the state lock")->default_val(10);
   diff_cmd->add_option("--trace,-t", diff.trace.file,
-                       "Simulate this trace against both configurations and compare each policy's waits and GPU-hours");
+                       "Simulate this trace against both configurations and compare each policy's waits and GPU-hours (with preemption: stops and GPU-hours lost)");
   diff_cmd->add_option("--trace-format", diff.trace.format, "Force the trace format instead of using the extension")
       ->check(CLI::IsMember({"yaml", "jsonl"}));
   diff_cmd->add_option("--start", diff.start, "With --trace: start the clock at this RFC 3339 time");

@@ -316,18 +316,15 @@ std::optional<Explanation> Explain(const Config& config, ResolvedJobs resolved, 
   replayed.input = resolved.input;
   replayed.queued_outcome = resolved.queued_outcome;
   replayed.listed_rank = resolved.listed_rank;
-  // Preemption's story of the first entry with that id, told by the decision itself.
-  size_t traced = resolved.outcomes.size();
-  for (size_t i = 0; i < resolved.outcomes.size() && traced == resolved.outcomes.size(); ++i) {
-    if (resolved.outcomes[i].id == job) traced = i;
-  }
-  std::optional<PreemptionTrace> trace = PreemptionTraceFor(config, resolved, traced);
+  // The entry is found (by id, else by task name) before the pass, so that
+  // the decision traces preemption's story of that very entry.
+  const size_t index = FindExplainedJob(resolved.outcomes, job, error);
+  if (index == resolved.outcomes.size()) return std::nullopt;
+  std::optional<PreemptionTrace> trace = PreemptionTraceFor(config, resolved, index);
   if (trace) resolved.input.preemption_trace = &*trace;
   LoadedJobs loaded;
   loaded.resolved = std::make_shared<ResolvedJobs>(std::move(resolved));
   const ScheduleReport report = BuildSchedule(config, std::move(loaded), now_us);
-  const size_t index = FindExplainedJob(report, job, error);
-  if (index == report.jobs.size()) return std::nullopt;
   const JobOutcome& o = report.jobs[index];
   Explanation e;
   e.job = o.id ? std::string(*o.id) : std::string(job);
@@ -341,7 +338,7 @@ std::optional<Explanation> Explain(const Config& config, ResolvedJobs resolved, 
   if (const Pool* pool = config.FindPool(e.pool)) e.machines_estimated = MachinesEstimated(*pool);
   e.reason = o.reason.value_or("");
   e.message = MessageOf(o);
-  if (trace && traced == index && (o.status == JobStatus::kPending || o.status == JobStatus::kRunning)) {
+  if (trace && (o.status == JobStatus::kPending || o.status == JobStatus::kRunning)) {
     e.preemption = TellPreemption(config, report, replayed, *trace, index, now_us, max_ahead);
   }
   if (o.status == JobStatus::kRejected || o.status == JobStatus::kRunning) return e;

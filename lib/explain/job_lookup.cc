@@ -20,15 +20,15 @@ std::string ListIds(const std::vector<std::string>& ids) {
 
 }  // namespace
 
-size_t FindExplainedJob(const ScheduleReport& report, std::string_view job, std::string* error) {
-  const size_t none = report.jobs.size();
-  for (size_t i = 0; i < report.jobs.size(); ++i) {
-    if (report.jobs[i].id == job) return i;
+size_t FindExplainedJob(const Outcomes& jobs, std::string_view job, std::string* error) {
+  const size_t none = jobs.size();
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i].id == job) return i;
   }
   size_t by_name = none;
   std::vector<std::string> named_ids;
-  for (size_t i = 0; i < report.jobs.size(); ++i) {
-    const JobOutcome o = report.jobs[i];
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const JobOutcome o = jobs[i];
     if (!o.name || *o.name != job) continue;
     const std::string id = o.id ? std::string(*o.id) : std::string();
     bool seen = false;
@@ -44,8 +44,8 @@ size_t FindExplainedJob(const ScheduleReport& report, std::string_view job, std:
     return none;
   }
   std::vector<std::string> ids;
-  for (size_t i = 0; i < report.jobs.size(); ++i) {
-    const JobOutcome o = report.jobs[i];
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const JobOutcome o = jobs[i];
     if (o.id) ids.emplace_back(*o.id);
   }
   std::string close = ClosestMatch(job, ids);

@@ -7,14 +7,15 @@
 #include <string>
 #include <string_view>
 
-#include "decide/report.h"
+#include "jobs/outcomes.h"
 
 namespace rescfg {
 
-/// The index in `report.jobs` of the first entry whose id is `job`, else of
-/// the entry whose task name is `job` when all entries of that name share one
-/// id. report.jobs.size() with `error` set when none matches (with a
-/// did-you-mean) or when the name is several tasks' (their ids listed).
-size_t FindExplainedJob(const ScheduleReport& report, std::string_view job, std::string* error);
+/// The index in `jobs` (every entry, in input order: as resolved or as
+/// reported) of the first entry whose id is `job`, else of the entry whose
+/// task name is `job` when all entries of that name share one id.
+/// jobs.size() with `error` set when none matches (with a did-you-mean) or
+/// when the name is several tasks' (their ids listed).
+size_t FindExplainedJob(const Outcomes& jobs, std::string_view job, std::string* error);
 
 }  // namespace rescfg

@@ -14,6 +14,10 @@ namespace rescfg {
 
 /// Policies of OLD in its order, then those only NEW has; one row each:
 /// `old -> new (change)` per statistic, `-` where a side has no value.
+/// With preemption on either side, each clock line counts its stops (or
+/// says `preemption off`) and a second table gives per policy the runs
+/// stopped, the jobs preempted and the GPU-hours lost (0 on a side
+/// without preemption).
 std::string RenderSimulationComparisonText(const SimulationReport& old_report, const SimulationReport& new_report);
 
 /// The same as a Markdown table, waits as durations ("2m13s → 34m12s
@@ -22,7 +26,10 @@ void RenderSimulationComparisonMarkdown(const SimulationReport& old_report, cons
                                         MarkdownDocument& doc);
 
 /// {"old": {start, end, events}, "new": {...}, "policies": [{name, old, new,
-/// change}]}; a side is null for a policy that configuration lacks.
+/// change}]}; a side is null for a policy that configuration lacks. With
+/// preemption on either side, each clock adds `preemption` (on or off) and
+/// `stops`, and each side and change adds `stops`, `jobsPreempted` and
+/// `gpuHoursLost`.
 void WriteSimulationComparisonJson(const SimulationReport& old_report, const SimulationReport& new_report,
                                    JsonWriter& json);
 
@@ -32,5 +39,7 @@ std::string SignedSeconds(Micros old_value, Micros new_value);
 std::string SignedDuration(Micros old_value, Micros new_value);
 /// The change of GPU-hours, rounded half-even at the 6th decimal, with a sign.
 std::string GpuHoursChange(const U256& old_usage, const U256& new_usage);
+/// new - old of a count, with a sign: "+2", "-1", "0".
+std::string SignedCount(uint64_t old_value, uint64_t new_value);
 
 }  // namespace rescfg

@@ -16,6 +16,8 @@ constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", 
                                     "#e377c2", "#17becf", "#bcbd22", "#aec7e8", "#ffbb78"};
 constexpr int kColours = 11;
 constexpr const char* kOtherColour = "#9e9e9e";
+/// Preemption marks: near-black, apart from every policy's colour.
+constexpr const char* kMarkColour = "#222222";
 
 constexpr Micros kSecond = kMicrosPerSecond, kMinute = 60 * kSecond, kHour = 60 * kMinute, kDay = 24 * kHour;
 
@@ -94,9 +96,9 @@ class Svg {
     out_ += "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(w) +
             "\" height=\"" + std::to_string(h) + "\" fill=\"" + std::string(fill) + "\"" + std::string(extra) + "/>\n";
   }
-  void Line(int x1, int y1, int x2, int y2, std::string_view stroke) {
+  void Line(int x1, int y1, int x2, int y2, std::string_view stroke, std::string_view extra = "") {
     out_ += "<line x1=\"" + std::to_string(x1) + "\" y1=\"" + std::to_string(y1) + "\" x2=\"" + std::to_string(x2) +
-            "\" y2=\"" + std::to_string(y2) + "\" stroke=\"" + std::string(stroke) + "\"/>\n";
+            "\" y2=\"" + std::to_string(y2) + "\" stroke=\"" + std::string(stroke) + "\"" + std::string(extra) + "/>\n";
   }
   void Path(const std::string& d, std::string_view fill, std::string_view stroke) {
     out_ += "<path d=\"" + d + "\" fill=\"" + std::string(fill) + "\" stroke=\"" + std::string(stroke) + "\"" +
@@ -115,6 +117,7 @@ struct Groups {
   std::vector<int> of_policy;       ///< per policy: its group
   std::vector<std::string> labels;  ///< per group
   std::vector<const char*> colours;
+  std::vector<uint64_t> preempted;  ///< per group: its jobs stopped at least once
   int other = -1;                   ///< the grey group, if any
   int Of(const std::optional<uint32_t>& policy) const { return policy ? of_policy[*policy] : other; }
 };
@@ -147,6 +150,8 @@ Groups MakeGroups(const SimulationReport& r) {
       if (group < 0) group = g.other;
     }
   }
+  g.preempted.assign(g.labels.size(), 0);
+  for (size_t p = 0; p < n; ++p) g.preempted[static_cast<size_t>(g.of_policy[p])] += r.policies[p].jobs_preempted;
   return g;
 }
 
@@ -231,14 +236,48 @@ class Plot {
   }
 
   /// Coloured squares and names, five to a row; returns the y below it.
+  /// With preemption, a policy's label counts its jobs preempted, and one
+  /// more item shows the mark drawn at each preemption.
   int Legend(int y) {
     constexpr int kItem = (kWidth - 2 * kMargin) / 5;
-    for (size_t g = 0; g < groups_.labels.size(); ++g) {
+    const size_t items = groups_.labels.size() + (r_.preemptions > 0 ? 1 : 0);
+    for (size_t g = 0; g < items; ++g) {
       const int x = kMargin + static_cast<int>(g % 5) * kItem, row = y + static_cast<int>(g / 5) * 22;
+      if (g == groups_.labels.size()) {
+        MarkAt(x + 7, row + 2);
+        body_.Text(x + 20, row + 12, 12, "start",
+                   Fit("preemption (" + std::to_string(r_.preemptions) + (r_.preemptions == 1 ? " stop)" : " stops)"), kItem - 28));
+        continue;
+      }
       body_.Rect(x, row, 14, 14, groups_.colours[g]);
-      body_.Text(x + 20, row + 12, 12, "start", Fit(groups_.labels[g], kItem - 28));
+      std::string label = groups_.labels[g];
+      if (groups_.preempted[g] > 0) label += ", " + std::to_string(groups_.preempted[g]) + " preempted";
+      body_.Text(x + 20, row + 12, 12, "start", Fit(label, kItem - 28));
     }
-    return y + static_cast<int>((groups_.labels.size() + 4) / 5) * 22;
+    return y + static_cast<int>((items + 4) / 5) * 22;
+  }
+
+  /// The preemption mark: a triangle pointing down at (x, y + 10).
+  void MarkAt(int x, int y) {
+    body_.Path(Point('M', x - 6, y) + Point('L', x + 6, y) + Point('L', x, y + 10) + "Z", kMarkColour, "none");
+  }
+
+  /// Each instant at which a job holding in a pool of panel `p` was
+  /// preempted: a mark at the top of the panel and a line down through it
+  /// (one per pixel column, however many stopped there).
+  void Marks(int p, int x0, int plot_w, int top, int bottom) {
+    if (!r_.start || span_ <= 0) return;
+    std::vector<int> xs;
+    for (const PreemptionMark& m : r_.marks) {
+      if (panels_.of_pool[m.pool] != p || m.time < *r_.start || m.time > *r_.end) continue;
+      xs.push_back(x0 + static_cast<int>(__int128(m.time - *r_.start) * plot_w / span_));
+    }
+    std::sort(xs.begin(), xs.end());
+    xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+    for (int x : xs) {
+      body_.Line(x, top + 10, x, bottom, kMarkColour, " stroke-width=\"2\"");
+      MarkAt(x, top);
+    }
   }
 
   /// Ticks of the time axis of a panel `plot_w` wide at x0, below `bottom`:
@@ -340,6 +379,7 @@ class Plot {
           body_.Line(x0, ys, x0 + plot_w, ys, "#333333");
         }
       }
+      Marks(p, x0, plot_w, top, bottom);
       body_.Rect(x0, top, plot_w, kPlot, "none", " stroke=\"#999999\"");
       TimeTicks(x0, plot_w, bottom);
     }

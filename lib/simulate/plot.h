@@ -11,7 +11,9 @@
 /// (the eleven that used the most GPU-hours; the others share a grey
 /// "other policies"). Waits are drawn as the share of jobs that waited
 /// longer than x, both axes logarithmic, zero waits in a column of their
-/// own. Labels are cut to the room they have, so none overlaps another.
+/// own. With preemption, each preemption instant is marked in its pool's
+/// panel and the legend counts stops and each policy's jobs preempted.
+/// Labels are cut to the room they have, so none overlaps another.
 /// Coordinates are integers: the same report gives the same bytes.
 
 #include <string>

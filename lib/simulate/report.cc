@@ -59,7 +59,7 @@ class Assembler {
     r_.events = sim_.events;
     r_.stats = sim_.stats;
     r_.preemption = sim_.preemption;
-    for (const Policy& p : config_.policies) r_.policies.push_back({p.name, 0, 0, 0, std::nullopt, {}, {}, 0, {}});
+    for (const Policy& p : config_.policies) r_.policies.push_back({p.name, 0, 0, 0, std::nullopt, {}, {}, 0, 0, {}});
     for (size_t x = 0; x < config_.pools.size(); ++x) {
       r_.pools.push_back({config_.pools[x].name, config_.pools[x].resources, sim_.peak_in_use[x], {}, std::nullopt});
     }
@@ -162,6 +162,7 @@ class Assembler {
     const QueuedJob& j = trace_.jobs.input.queued[lost.job];
     Held(lost.pool, j.policy, j.need, lost.from, lost.to);
     AddUsage(&r_.policies[j.policy].lost, j.need, lost.from, lost.to);
+    ++r_.policies[j.policy].stops;
     ++r_.preemptions;
     if (options_.keep_intervals) r_.marks.push_back({lost.to, lost.pool, j.policy, j.need});
   }

@@ -46,6 +46,7 @@ struct PolicyStats {
   std::string GpuHours() const;
   /// With preemption: jobs stopped at least once, and what their lost runs held.
   uint64_t jobs_preempted = 0;
+  uint64_t stops = 0;  ///< its runs stopped, each time counted
   U256 lost;
   std::string GpuHoursLost() const;
 };

@@ -38,6 +38,18 @@ golden explain-30m-r1.txt 0 "$RESCFG" -q explain r1 -c "config-30m.yaml" -j "$WE
 # Without --now's effect on the delay: a job that has not waited long enough.
 golden explain-delay-r1.txt 0 "$RESCFG" -q explain r1 -c "$WE/config.yaml" -j "$WE/jobs.yaml" --now 2026-12-05T10:18:30Z
 
+# explain by task name tells the same story as by id (the worked example as
+# ClearML tasks, the Dev tasks' pools told by their workers): the preemptor,
+# in text and JSON, and the victim.
+CLEARML=(-j "$GOLD/tasks.jsonl" --jobs-format clearml --clearml-workers "$GOLD/workers.json" --now "$NOW")
+for pair in research-sweep-1:r1:text research-sweep-2:r2:json dev-train-a:d1:text; do
+  IFS=: read -r name id format <<<"$pair"
+  expect 0 "$RESCFG" -q explain "$id" -c "$WE/config.yaml" "${CLEARML[@]}" -f "$format"; mv out.txt by-id.txt
+  grep -q -i 'preempt' by-id.txt || fail "explain $id of the ClearML tasks tells no preemption story"
+  expect 0 "$RESCFG" -q explain "$name" -c "$WE/config.yaml" "${CLEARML[@]}" -f "$format"
+  diff -u by-id.txt out.txt >diff.txt || { fail "explain $name ($format) differs from explain $id"; sed 's/^/  | /' diff.txt >&2; }
+done
+
 # status: team cards count stopping and preempted jobs.
 golden status.txt 0 "$RESCFG" -q status -c "$WE/config.yaml" -j "jobs-stopping.yaml" --now "$NOW"
 golden status.json 0 "$RESCFG" -q status -c "$WE/config.yaml" -j "jobs-stopping.yaml" --now "$NOW" -f json

@@ -6,15 +6,10 @@ BIN=$1 SRC=$2
 PY=/usr/bin/python3
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+source "$SRC/tests/cli/scenario_lib.sh"
 for dir in "$SRC"/testdata/schedule/*/; do
   name=$(basename "$dir")
-  if [ -f "$dir/tasks.json" ]; then  # a ClearML task snapshot and its companions
-    args=(--jobs "$dir/tasks.json" --jobs-format clearml)
-    [ -f "$dir/queues.json" ] && args+=(--clearml-queues "$dir/queues.json")
-    [ -f "$dir/workers.json" ] && args+=(--clearml-workers "$dir/workers.json")
-  else
-    args=(--jobs "$(ls "$dir"/jobs.* | head -1)")
-  fi
+  scenario_args "$dir"
   for fmt in json yaml jsonl; do
     "$BIN" -q schedule --config "$dir/config.yaml" "${args[@]}" --format "$fmt" >"$out/$name.$fmt" || true
   done

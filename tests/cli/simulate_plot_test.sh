@@ -3,7 +3,9 @@
 # Debian's librsvg2-bin) and the picture, not the markup, is checked: at 6
 # teams and 32 pools each team's colour is in the legend, in the pools'
 # stacked usage and in the wait distribution, the labels are dark text on
-# white, and the file is written atomically (nothing on exit 2).
+# white, and the file is written atomically (nothing on exit 2). With
+# preemption, each preemption instant is marked in its pool's panel and the
+# legend counts the jobs preempted; without, no mark is drawn.
 source "$(dirname "$0")/harness.sh" "$@"
 command -v rsvg-convert > /dev/null || { echo "SKIP: rsvg-convert (librsvg2-bin) is not installed"; exit 0; }
 
@@ -33,7 +35,7 @@ expect 0 "$RESCFG" -q simulate --config plot-config.yaml --trace plot-trace.yaml
 [ -s usage.svg ] || fail "no picture written"
 rsvg-convert usage.svg -o usage.png || fail "rsvg-convert cannot render the picture"
 
-python3 - usage.png <<'PY' || fail "the picture lacks what it must show"
+cat > png_decode.py <<'PY'
 import struct, sys, zlib
 
 def decode(path):
@@ -66,6 +68,11 @@ def decode(path):
         rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
         prev = line
     return w, h, rows
+PY
+
+python3 - usage.png <<'PY' || fail "the picture lacks what it must show"
+import sys
+from png_decode import decode
 
 w, h, rows = decode(sys.argv[1])
 assert w == 1200 and h > 900, (w, h)
@@ -89,6 +96,47 @@ if count(0, 8).get((255, 255, 255), 0) < 1200 * 8 * 0.95: problems.append("the b
 print("\n".join(problems) or "ok")
 sys.exit(1 if problems else 0)
 PY
+
+# Preemption (the worked example over time): at 10:20 d1 and d2 are preempted
+# in Bare Metal; one mark at that instant in Bare Metal's panel, none in
+# H100's, and the legend says how many jobs of Dev were preempted and how
+# many stops there were. Without preemption, or when nothing is preempted,
+# no mark and no count.
+PTRACE=$SRC/testdata/simulate/preemption/trace.yaml
+expect 0 "$RESCFG" -q simulate --config "$SRC/testdata/schedule/preemption-worked-example/config.yaml" \
+  --trace "$PTRACE" --plot preempt.svg -o /dev/null
+contains preempt.svg '>Dev, 2 preempted</text>'
+contains preempt.svg '>preemption (2 stops)</text>'
+rsvg-convert preempt.svg -o preempt.png || fail "rsvg-convert cannot render the preemption picture"
+python3 - preempt.svg preempt.png <<'PY' || fail "the preemption marks are not drawn where they must be"
+import re, sys
+from png_decode import decode
+svg = open(sys.argv[1]).read()
+w, h, rows = decode(sys.argv[2])
+mark = (0x22, 0x22, 0x22)
+# Each mark is a triangle pointing down: M x-6 y L x+6 y L x y+10.
+tips = [(int(a) + 6, int(b)) for a, b in re.findall(r'<path d="M(\d+) (\d+) L\d+ \d+ L\d+ \d+ Z" fill="#222222"', svg)]
+problems = []
+legend = [t for t in tips if t[1] < 90]
+panel = [t for t in tips if t[1] >= 90]
+if len(legend) != 1: problems.append(f"{len(legend)} marks in the legend, expected 1")
+if len(panel) != 1: problems.append(f"{len(panel)} marks in the pools' panels, expected 1 (both stops at 10:20)")
+# Bare Metal's panel is the left one; 10:20 is 20 of the 170 minutes from 10:00.
+for x, y in panel:
+    if not 120 < x < 160: problems.append(f"the mark at x={x} is not at 10:20 in Bare Metal's panel")
+for x, y in tips:
+    if rows[y + 3][x] != mark: problems.append(f"the mark at ({x}, {y}) renders as {rows[y + 3][x]}")
+for x, y in panel:  # the line down through the panel, below the triangle
+    line = sum(1 for yy in range(y + 12, y + 78) for xx in (x - 1, x, x + 1) if max(rows[yy][xx]) < 0x60)
+    if line < 60: problems.append(f"no line down from the mark at ({x}, {y}): {line} dark px")
+print("\n".join(problems) or "ok")
+sys.exit(1 if problems else 0)
+PY
+for off in "$SRC/testdata/simulate/preemption/../../examples/worked-example.yaml" \
+           "$SRC/testdata/schedule/preemption-worked-example-30m/config.yaml"; do
+  expect 0 "$RESCFG" -q simulate --config "$off" --trace "$PTRACE" --plot off.svg -o /dev/null
+  ! grep -q -e '#222222' -e 'preempt' off.svg || fail "a picture without preemption marks or counts it ($off)"
+done
 
 # A thousand pools fold into a "rest" panel: the picture stays within what
 # renderers accept (32 767 px) and still renders.
