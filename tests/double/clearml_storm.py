@@ -4,7 +4,7 @@ tests/cli/sync_storm_test.sh).
 
   POST /_double/storm/start {"layout": FILE, "seed": N, "pop_start": [0.1, 1.0],
        "run": [0.5, 3.0], "report_lag": [0.0, 0.3], "expire": 0.3, "person_rate": 1.0,
-       "arrival_rate": 3.0}
+       "arrival_rate": 3.0, "arrival_queues": [policy queues]}
   POST /_double/storm/calm   no more people or new tasks; the agents go on
   POST /_double/storm/stop   -> {"violations": [...], "counts": {...}}
 
@@ -26,7 +26,12 @@ Checked at every step (every 20 ms), from the server's own records:
     queued or that it runs, and queued tasks listed in its queues); no task
     is listed in two queues;
   - no call of the API (the sync) put a task in a queue while an agent held
-    it popped, or after a person stopped it.
+    it popped, or after a person stopped it;
+  - no call of the API asked a task to stop that was not running, or that
+    was already stopping (a stop is asked once).
+At the end (storm/stop): no task the sync stopped is left stopped (a
+victim is re-queued, unless a person stopped, dequeued or moved it: a
+dequeue puts a re-queued victim back to stopped).
 """
 
 import random
@@ -49,18 +54,21 @@ class Storm:
         self.expire = float(spec.get("expire", 0.3))
         self.person_rate = float(spec.get("person_rate", 1.0))
         self.arrival_rate = float(spec.get("arrival_rate", 3.0))
+        self.arrival_queues = sorted(spec.get("arrival_queues") or [])  # default: every policy queue
         self.layout = layout
         self.need = {q: Fraction(str(s["need"])) for p in layout["policies"].values() for q, s in p["queues"].items()}
         self.pools = {name: {"size": Fraction(str(s["size"])), "queues": list(s["queues"]), "held": {}}
                       for name, s in layout["pools"].items()}
         self.stopped = set()
+        self.touched = set()  # tasks a person stopped, dequeued or moved
         self.violations = []
         self.counts = {"pops": 0, "starts": 0, "completed": 0, "expired": 0, "stops": 0, "agent_stops": 0,
-                       "dequeues": 0, "moves": 0, "arrivals": 0, "steps": 0}
+                       "dequeues": 0, "moves": 0, "arrivals": 0, "steps": 0, "api_stops": 0}
         self.calm = False
         self.done = threading.Event()
         self.next_id = 0
         self.events_seen = len(double.model.events)
+        self.stops_seen = len(double.model.api_stop_log)
         self.thread = threading.Thread(target=self.loop, daemon=True)
 
     # -- the double's view: the storm's agents report workers -----------------
@@ -118,6 +126,20 @@ class Storm:
             if event["task"] in self.stopped:
                 self.violation(f"task {event['task']} was put in {event['to']} after a person stopped it")
         self.events_seen = len(model.events)
+        for task_id, status, message in model.api_stop_log[self.stops_seen:]:
+            self.counts["api_stops"] += 1
+            if status != "in_progress" or message == "stopping":
+                self.violation(f"task {task_id} was asked to stop while {status}"
+                               f"{' and stopping' if message == 'stopping' else ''}")
+        self.stops_seen = len(model.api_stop_log)
+
+    def finish(self, model):
+        """The checks of the end, after the clean cycles."""
+        self.check_events(model)
+        for task_id in sorted(model.api_stops):
+            task = model.tasks.get(task_id)
+            if task is not None and task["status"] == "stopped" and task_id not in self.touched:
+                self.violation(f"task {task_id}, stopped by the sync, is left stopped: never re-queued")
 
     def check_pools(self, model):
         queue_pool = {q: p for p, s in self.pools.items() for q in s["queues"]}
@@ -230,12 +252,15 @@ class Storm:
 
     # -- people --------------------------------------------------------------------
     def person(self, model):
-        candidates = [t for t in model.tasks.values() if t["status"] in ("queued", "in_progress")]
+        # (a person does not click stop on a task that is already stopping)
+        candidates = [t for t in model.tasks.values() if t["status"] in ("queued", "in_progress")
+                      and t.get("status_message") != "stopping"]
         if not candidates:
             return
         task = self.rng.choice(sorted(candidates, key=lambda t: t["id"]))
         action = self.rng.choice(["stop", "dequeue", "move"])
         model.actor = "person"
+        self.touched.add(task["id"])
         try:
             if action == "stop":
                 model.tasks_stop({"task": task["id"], "force": True, "status_reason": "stopped by a person"})
@@ -260,7 +285,7 @@ class Storm:
             model.actor = "api"
 
     def arrive(self, model):
-        queue = self.rng.choice(sorted(self.need))
+        queue = self.rng.choice(self.arrival_queues or sorted(self.need))
         self.next_id += 1
         model.actor = "test"
         try:
