@@ -200,7 +200,9 @@ TEST(SyncMovesTest, EveryStateACrashLeavesIsJudged) {
       {"queued", "", false, sync::IntentState::kInNoQueue},        // crash between the two
       {"queued", "qk8s", false, sync::IntentState::kMoved},        // the glue took it since
       {"queued", "qother", true, sync::IntentState::kGone},        // a person moved it elsewhere
-      {"in_progress", "", false, sync::IntentState::kGone},        // started
+      {"in_progress", "", false, sync::IntentState::kStarted},     // an agent started it: it holds the pool
+      {"in_progress", "qk8s", false, sync::IntentState::kStarted}, // a stale entry of the glue's queue
+      {"in_progress", "qdev", true, sync::IntentState::kGone},     // never left its policy queue
       {"", "", false, sync::IntentState::kGone},                   // stopped, finished, deleted
       {"stopped", "qh100", true, sync::IntentState::kGone},        // stopped while listed
   };

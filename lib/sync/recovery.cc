@@ -21,6 +21,15 @@ const clearml::Queue* ListedIn(const clearml::QueueList& queues, const std::stri
 
 IntentState JudgeIntent(const MoveIntent& m, std::string_view status, const clearml::Queue* listed_in,
                         bool is_config_queue) {
+  if (status == "in_progress") {
+    // Out of its policy queue and running: an agent popped it from the pool
+    // queue after the enqueue (whose answer or record a crash lost). The
+    // server does not say where it runs when no worker reports it, so it
+    // holds the pool it was moved to until it ends; counting it in no pool
+    // would give its GPUs away.
+    const bool never_left = listed_in != nullptr && listed_in->id == m.from_id;
+    return never_left ? IntentState::kGone : IntentState::kStarted;
+  }
   if (status != "queued") return IntentState::kGone;
   if (listed_in == nullptr) return IntentState::kInNoQueue;
   if (listed_in->id == m.to_id) return IntentState::kMoved;
@@ -36,6 +45,7 @@ const char* IntentStateName(IntentState state) {
     case IntentState::kNotMoved: return "not moved";
     case IntentState::kGone: return "gone";
     case IntentState::kInNoQueue: return "in no queue";
+    case IntentState::kStarted: return "running: it holds the pool it was moved to until it ends";
   }
   return "";
 }
@@ -54,6 +64,7 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
                        ServerText(m.to) + ": " + IntentStateName(state);
     switch (state) {
       case IntentState::kMoved:
+      case IntentState::kStarted:
         journal.Finish(seq, MoveResultName(MoveResult::kMoved), true);
         break;
       case IntentState::kNotMoved:

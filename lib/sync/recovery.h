@@ -24,6 +24,7 @@ enum class IntentState {
   kNotMoved,   ///< still in its policy queue: nothing happened (it is decided again)
   kGone,       ///< no longer queued, or moved elsewhere by someone else: left alone
   kInNoQueue,  ///< queued, listed in no queue: out of its policy queue, not yet in the pool's
+  kStarted,    ///< running, out of its policy queue: an agent of the pool started it; it holds there
 };
 
 /// `status` is the task's status in the snapshot ("" when it is not there:

@@ -60,6 +60,15 @@ settle "killed between remove_task and enqueue" 0 1
 [ "$(jq '[.queues[] | select(.name == "metal-2gpu") | .entries[] | select(.task == "e1")] | length' double-state.json)" = 1 ] ||
   fail "the interrupted move was not completed into metal-2gpu"
 
+# 2b. Killed after the enqueue, before its record; an agent popped the task
+# and started it, and no worker reports it yet: it holds Metal until it ends.
+crash_when 1 1
+ctl person '{"task": "e1", "action": "run"}' >/dev/null
+settle "killed after the enqueue, started, no worker report" 0 1
+grep -q '^rescfg_pool_in_use_gpus{pool="Metal"} 2$' metrics.prom ||
+  fail "the started task does not hold Metal: $(grep pool_in_use metrics.prom)"
+grep -q 'running tasks hold in no pool' err.txt && fail "the started task is said to hold in no pool"
+
 # 3. Every answer to the enqueue lost (it acted); an agent popped the task.
 reset
 ctl faults '{"faults": [{"kind": "drop", "endpoint": "tasks.enqueue", "apply": true, "count": -1}]}' >/dev/null

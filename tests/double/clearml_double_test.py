@@ -354,5 +354,38 @@ class Faults(DoubleTest):
             self.assertEqual(len(json.load(f)["tasks"]), 3)
 
 
+class Invariants(unittest.TestCase):
+    """sync_invariants.check on states built by hand."""
+    LAYOUT = {"pools": {"Metal": {"size": 8, "queues": ["metal-2gpu"]},
+                        "K8s": {"size": 8, "queues": ["k8s-2gpu"]}},
+              "policies": {"Sandbox": {"limit": None, "queues": {
+                  "sandbox-2gpu": {"need": 2, "to": ["metal-2gpu", "k8s-2gpu"]}}}}}
+
+    @staticmethod
+    def state(moves, api_stops):
+        events = [{"task": "t1", "from": None, "to": "sandbox-2gpu", "by": "test"}]
+        for to in moves:
+            events += [{"task": "t1", "from": "sandbox-2gpu", "to": None, "by": "api"},
+                       {"task": "t1", "from": None, "to": to, "by": "api"},
+                       {"task": "t1", "from": to, "to": None, "by": "agent"},
+                       {"task": "t1", "from": None, "to": "sandbox-2gpu", "by": "api"}]  # re-queued
+        events.pop()
+        for seq, event in enumerate(events, 1):
+            event.update(seq=seq, status="queued")
+        queues = [{"name": n, "entries": []} for n in ("sandbox-2gpu", "metal-2gpu", "k8s-2gpu")]
+        return {"tasks": [{"id": "t1", "name": "t", "status": "in_progress"}], "queues": queues,
+                "events": events, "origin": {"t1": "sandbox-2gpu"}, "api_stops": api_stops, "popped": []}
+
+    def test_a_preempted_task_is_handed_over_again(self):
+        from sync_invariants import check
+        _, problems = check(self.state(["metal-2gpu", "k8s-2gpu"], {"t1": 1}), self.LAYOUT)
+        self.assertEqual(problems, [])
+
+    def test_a_second_hand_over_without_a_preemption_is_one_too_many(self):
+        from sync_invariants import check
+        _, problems = check(self.state(["metal-2gpu", "k8s-2gpu"], {}), self.LAYOUT)
+        self.assertIn("task t1 was handed over 2 times", problems)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -89,6 +89,7 @@ class Model:
         self.enqueue_keeps_entries = bool(setup.get("enqueue_keeps_entries", False))
         self.popped = set()  # tasks an agent popped and has not started (a test's person "pop")
         self.api_stops = {}  # task id -> tasks.stop calls made through the API
+        self.api_stop_log = []  # (task id, status, status_message) before each of them
         for queue in setup.get("queues", []):
             self.create_queue(queue)
         for task in setup.get("tasks", []):
@@ -310,6 +311,8 @@ class Model:
         once, through the status machine (completed -> stopped: 110; a status changed
         between the read and the write: 121)."""
         task = self.get_task(body.get("task"))
+        if self.actor == "api":
+            self.api_stop_log.append((task["id"], task["status"], task.get("status_message")))
         queued = task["status"] == "queued"
         # is_run_by_worker: a worker reported on it lately (last_worker and a recent
         # last_update; the double's agents report at every tick and forget it when done)

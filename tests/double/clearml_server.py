@@ -189,6 +189,7 @@ class Double:
             storm.calm = True
             return {}
         storm.done.set()
+        storm.finish(self.model)
         return {"violations": storm.violations, "counts": storm.counts}
 
     def control(self, action, body):

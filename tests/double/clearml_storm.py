@@ -3,7 +3,8 @@ act in real time while `rescfg sync` is killed again and again (see
 tests/cli/sync_storm_test.sh).
 
   POST /_double/storm/start {"layout": FILE, "seed": N, "pop_start": [0.1, 1.0],
-       "run": [0.5, 3.0], "expire": 0.3, "person_rate": 1.0, "arrival_rate": 3.0}
+       "run": [0.5, 3.0], "report_lag": [0.0, 0.3], "expire": 0.3, "person_rate": 1.0,
+       "arrival_rate": 3.0, "arrival_queues": [policy queues]}
   POST /_double/storm/calm   no more people or new tasks; the agents go on
   POST /_double/storm/stop   -> {"violations": [...], "counts": {...}}
 
@@ -12,15 +13,25 @@ in their order within the pool's size: it pops the head task
 (queues.get_next_task) when it fits, holds it popped for a random
 `pop_start` window (seconds), then starts it (in_progress, `last_worker`)
 if it is still queued, and completes it after a random `run`. A running
-task's worker stops reporting (expires) with probability `expire`. People
-stop, dequeue and move tasks (into another policy queue of the same need);
-new tasks arrive in the policy queues.
+task's worker shows up in workers.get_all only after a random `report_lag`
+(the seconds between tasks.started and its first report), and stops
+reporting (expires) at a random moment of the run with probability
+`expire`; the task runs on. People stop (a task a worker runs is only
+asked to stop, `stopping`, and its agent then reports it stopped), dequeue
+and move tasks (into another policy queue of the same need); new tasks
+arrive in the policy queues.
 
 Checked at every step (every 20 ms), from the server's own records:
-  - no pool holds more than its size (tasks its agent popped or runs, and
-    queued tasks listed in its queues); no task is listed in two queues;
+  - no pool holds more than its size (tasks its agent popped that are still
+    queued or that it runs, and queued tasks listed in its queues); no task
+    is listed in two queues;
   - no call of the API (the sync) put a task in a queue while an agent held
-    it popped, or after a person stopped it.
+    it popped, or after a person stopped it;
+  - no call of the API asked a task to stop that was not running, or that
+    was already stopping (a stop is asked once).
+At the end (storm/stop): no task the sync stopped is left stopped (a
+victim is re-queued, unless a person stopped, dequeued or moved it: a
+dequeue puts a re-queued victim back to stopped).
 """
 
 import random
@@ -39,21 +50,25 @@ class Storm:
         self.rng = random.Random(spec.get("seed", 1))
         self.pop_start = spec.get("pop_start", [0.1, 1.0])
         self.run = spec.get("run", [0.5, 3.0])
+        self.report_lag = spec.get("report_lag", [0.0, 0.3])
         self.expire = float(spec.get("expire", 0.3))
         self.person_rate = float(spec.get("person_rate", 1.0))
         self.arrival_rate = float(spec.get("arrival_rate", 3.0))
+        self.arrival_queues = sorted(spec.get("arrival_queues") or [])  # default: every policy queue
         self.layout = layout
         self.need = {q: Fraction(str(s["need"])) for p in layout["policies"].values() for q, s in p["queues"].items()}
         self.pools = {name: {"size": Fraction(str(s["size"])), "queues": list(s["queues"]), "held": {}}
                       for name, s in layout["pools"].items()}
         self.stopped = set()
+        self.touched = set()  # tasks a person stopped, dequeued or moved
         self.violations = []
-        self.counts = {"pops": 0, "starts": 0, "completed": 0, "expired": 0, "stops": 0, "dequeues": 0,
-                       "moves": 0, "arrivals": 0, "steps": 0}
+        self.counts = {"pops": 0, "starts": 0, "completed": 0, "expired": 0, "stops": 0, "agent_stops": 0,
+                       "dequeues": 0, "moves": 0, "arrivals": 0, "steps": 0, "api_stops": 0}
         self.calm = False
         self.done = threading.Event()
         self.next_id = 0
         self.events_seen = len(double.model.events)
+        self.stops_seen = len(double.model.api_stop_log)
         self.thread = threading.Thread(target=self.loop, daemon=True)
 
     # -- the double's view: the storm's agents report workers -----------------
@@ -61,10 +76,10 @@ class Storm:
         pass  # the storm moves in real time, not in ticks
 
     def workers(self, model):
-        out = []
+        out, now = [], time.monotonic()
         for pool, spec in self.pools.items():
             for task_id, held in spec["held"].items():
-                if held["phase"] != "running" or held["expired"]:
+                if held["phase"] != "running" or not held["reports"][0] <= now < held["reports"][1]:
                     continue
                 out.append({"id": held["worker"], "user": {"id": "agent", "name": "agent"},
                             "company": {"id": "company"}, "ip": "127.0.0.1",
@@ -111,10 +126,25 @@ class Storm:
             if event["task"] in self.stopped:
                 self.violation(f"task {event['task']} was put in {event['to']} after a person stopped it")
         self.events_seen = len(model.events)
+        for task_id, status, message in model.api_stop_log[self.stops_seen:]:
+            self.counts["api_stops"] += 1
+            if status != "in_progress" or message == "stopping":
+                self.violation(f"task {task_id} was asked to stop while {status}"
+                               f"{' and stopping' if message == 'stopping' else ''}")
+        self.stops_seen = len(model.api_stop_log)
+
+    def finish(self, model):
+        """The checks of the end, after the clean cycles."""
+        self.check_events(model)
+        for task_id in sorted(model.api_stops):
+            task = model.tasks.get(task_id)
+            if task is not None and task["status"] == "stopped" and task_id not in self.touched:
+                self.violation(f"task {task_id}, stopped by the sync, is left stopped: never re-queued")
 
     def check_pools(self, model):
         queue_pool = {q: p for p, s in self.pools.items() for q in s["queues"]}
-        used = {p: sum((h["need"] for h in s["held"].values()), Fraction(0)) for p, s in self.pools.items()}
+        used = {p: sum((h["need"] for t, h in s["held"].items() if self.holds(model, t, h)), Fraction(0))
+                for p, s in self.pools.items()}
         listed = {}
         for queue in model.queues:
             for entry in queue["entries"]:
@@ -132,13 +162,22 @@ class Storm:
                     used[pool] += self.need_of(model, task["id"])
         for pool, spec in self.pools.items():
             if used[pool] > spec["size"]:
-                held = ", ".join(f"{t} {h['phase']} {h['need']}" for t, h in sorted(spec["held"].items()))
+                held = ", ".join(f"{t} {h['phase']} {h['need']}" for t, h in sorted(spec["held"].items())
+                                 if self.holds(model, t, h))
                 waiting = ", ".join(f"{e['task']} in {q['name']} {self.need_of(model, e['task'])}"
                                     for q in model.queues if queue_pool.get(q["name"]) == pool
                                     for e in q["entries"]
                                     if (model.tasks.get(e["task"]) or {}).get("status") == "queued")
                 self.violation(f"pool {pool} holds {used[pool]} GPUs of work on {spec['size']}: "
                                f"its agent holds {held or 'nothing'}; waiting: {waiting or 'nothing'}")
+
+    @staticmethod
+    def holds(model, task_id, held):
+        """Whether the server's records show the agent's task as work: popped and still
+        queued, or running. One a person dequeued or stopped while popped holds nothing
+        there (the agent drops it when it comes to start it)."""
+        status = (model.tasks.get(task_id) or {}).get("status")
+        return status == ("queued" if held["phase"] == "popped" else "in_progress")
 
     def need_of(self, model, task_id):
         return self.need.get(model.origin.get(task_id), Fraction(1))
@@ -156,20 +195,30 @@ class Storm:
                     if task is None or task["status"] != "queued":
                         del spec["held"][task_id]  # stopped or dequeued meanwhile: the agent skips it
                         continue
-                    held.update(phase="running", until=now + self.rng.uniform(*self.run),
-                                expired=self.rng.random() < self.expire)
+                    until = now + self.rng.uniform(*self.run)
+                    expired = self.rng.random() < self.expire
+                    first = now + self.rng.uniform(*self.report_lag)
+                    held.update(phase="running", until=until, expired=expired,
+                                reports=(first, self.rng.uniform(first, until) if expired else float("inf")))
                     self.counts["starts"] += 1
-                    self.counts["expired"] += held["expired"]
+                    self.counts["expired"] += expired
+                    # tasks.started; the task itself goes on updating last_update while
+                    # it runs, so tasks.stop finds it run by a worker (is_run_by_worker)
                     model.change_status(task, "in_progress", "", "running", expected="queued",
-                                        last_worker=held["worker"], started=now_text())
+                                        last_worker=held["worker"], worker_live=True, started=now_text())
                     continue
                 if task is None or task["status"] != "in_progress":
                     del spec["held"][task_id]
                 elif task.get("status_message") == "stopping":
-                    model.change_status(task, "stopped", "stopped by the agent", "aborted", force=True)
+                    model.tasks_stopped({"task": task_id, "status_reason": "task was stopped by tasks.stop",
+                                         "status_message": f"Changed by clearml-agent {held['worker']}",
+                                         "force": True})
+                    task["worker_live"] = False
+                    self.counts["agent_stops"] += 1
                     del spec["held"][task_id]
                 elif now >= held["until"]:
                     model.change_status(task, "completed", "", "completed", force=True)
+                    task["worker_live"] = False
                     self.counts["completed"] += 1
                     del spec["held"][task_id]
         finally:
@@ -203,12 +252,15 @@ class Storm:
 
     # -- people --------------------------------------------------------------------
     def person(self, model):
-        candidates = [t for t in model.tasks.values() if t["status"] in ("queued", "in_progress")]
+        # (a person does not click stop on a task that is already stopping)
+        candidates = [t for t in model.tasks.values() if t["status"] in ("queued", "in_progress")
+                      and t.get("status_message") != "stopping"]
         if not candidates:
             return
         task = self.rng.choice(sorted(candidates, key=lambda t: t["id"]))
         action = self.rng.choice(["stop", "dequeue", "move"])
         model.actor = "person"
+        self.touched.add(task["id"])
         try:
             if action == "stop":
                 model.tasks_stop({"task": task["id"], "force": True, "status_reason": "stopped by a person"})
@@ -233,7 +285,7 @@ class Storm:
             model.actor = "api"
 
     def arrive(self, model):
-        queue = self.rng.choice(sorted(self.need))
+        queue = self.rng.choice(self.arrival_queues or sorted(self.need))
         self.next_id += 1
         model.actor = "test"
         try:

@@ -16,7 +16,9 @@ it entered (it keeps that pool while parked in k8s_scheduler or running).
 Checked: no task is in two queues; no queued task is in none; no pool holds
 more than its size (running, parked and waiting in its queues); no policy
 uses more than its limit; no task was handed over twice (entries into pool
-queues made through the API, less those the API took back); every hand-over
+queues made through the API, less those the API took back; a victim the
+sync stopped and re-queued in its policy queue may be handed over again,
+once per re-queue); every hand-over
 took a task of a policy queue into a link queue of its own profile.
 Prints a one-line JSON summary; exit 1 (with the violations on stderr) when
 a promise is broken.
@@ -53,8 +55,11 @@ def check(state, layout):
 
     # A hand-over is an entry into a pool queue made through the API; taking
     # it back (out of that pool queue while in no other) undoes it, but a
-    # move from one pool queue into another is a second hand-over.
+    # move from one pool queue into another is a second hand-over. A task the
+    # sync stopped (preemption: tasks.stop through the API) and put back in a
+    # policy queue starts a new wait: its next hand-over is a new one.
     last_pool, handovers, inside = {}, {}, {}
+    stopped_by_api = set(state.get("api_stops", {}))
     for event in state["events"]:
         task_id = event["task"]
         now_in = inside.setdefault(task_id, set())
@@ -66,7 +71,9 @@ def check(state, layout):
             last_pool[task_id] = pool_of_queue[event["to"]]
         if event["by"] != "api":
             continue
-        if event["to"] in pool_of_queue:
+        if event["to"] in by_queue and task_id in stopped_by_api:
+            handovers[task_id] = 0  # re-queued after a preemption
+        elif event["to"] in pool_of_queue:
             handovers[task_id] = handovers.get(task_id, 0) + 1
             known = by_queue.get(origin.get(task_id))
             if known is None:
