@@ -15,10 +15,10 @@ namespace {
 
 struct Measured {
   PassStats stats;
-  uint64_t events = 0, queued = 0, running = 0, pools = 0, rejected = 0;
+  uint64_t events = 0, queued = 0, running = 0, pools = 0, rejected = 0, preemptions = 0;
 };
 
-Measured Simulate(bench::ReservationMode mode, size_t queued) {
+Measured Simulate(bench::ReservationMode mode, size_t queued, bool preemption = false) {
   bench::ScenarioOptions options;
   options.queued = queued;
   options.policies = 100;
@@ -29,6 +29,11 @@ Measured Simulate(bench::ReservationMode mode, size_t queued) {
   std::optional<Config> config = bench::LoadScenarioConfig(s);
   EXPECT_TRUE(config.has_value());
   if (!config) return {};
+  if (preemption) {
+    config->preemption = PreemptionSettings{};
+    config->preemption->min_runtime_us = 10 * 60 * kMicrosPerSecond;
+    config->preemption->delay_us = 60 * kMicrosPerSecond;
+  }
   SimulationReport report = BuildSimulation(*config, bench::JobEntries(s), {});
   Measured m;
   m.stats = report.stats;
@@ -37,6 +42,7 @@ Measured Simulate(bench::ReservationMode mode, size_t queued) {
   m.running = s.jobs.size() - queued;
   m.pools = config->pools.size();
   m.rejected = report.rejected;
+  m.preemptions = report.preemptions;
   return m;
 }
 
@@ -75,6 +81,21 @@ TEST(SimulateComplexity, WithReservationsWorkIsLinearInEvents) {
     EXPECT_GT(m.stats.flows, 0u);  // the reservation rule is exercised
     ExpectBounded(m);
   }
+}
+
+// A preempted job goes back to the pass as a finish and an arrival would: one pass for the whole
+// simulation, never one built again per preemption (that took more than 10 minutes at 100 k jobs),
+// and the work per event stays bounded as without preemption.
+TEST(SimulateComplexity, PreemptionKeepsOnePass) {
+  Measured m = Simulate(bench::ReservationMode::kSome, 10'000, true);
+  EXPECT_GT(m.preemptions, 0u);  // preemption is exercised
+  EXPECT_EQ(m.stats.builds, 1u);
+  EXPECT_GE(m.stats.runs, m.events);
+  EXPECT_LE(m.stats.runs, m.events + 2 * m.preemptions);  // a run again per event that stops jobs
+  const uint64_t happenings = m.stats.placements + m.events + m.preemptions;
+  EXPECT_LE(m.stats.evaluations, m.stats.restales);
+  EXPECT_LE(m.stats.restales, 20 * happenings);
+  EXPECT_LE(m.stats.evaluations, 3 * happenings);
 }
 
 TEST(SimulateComplexity, TwiceTheJobsIsAboutTwiceTheWork) {

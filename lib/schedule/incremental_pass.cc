@@ -127,6 +127,17 @@ class IncrementalPass::Impl {
     MarkPolicy(j.policy);
   }
 
+  void Requeue(uint32_t job) {
+    const QueuedJob& j = queued_[job];
+    const uint32_t q = queue_index_.at(Key(j.policy, j.profile));
+    const JobQueue::Appended back = queues_[q].Requeue(job, queued_);
+    if (back.new_slot) AddSlot(q, static_cast<uint32_t>(back.slot));
+    for (uint32_t s : queue_slots_[q]) {
+      if (RefreshOffer(s)) joined_slots_.push_back(s);
+    }
+    MarkPolicy(j.policy);
+  }
+
   void ReleaseJob(uint32_t job, uint32_t pool) {
     MachineSpot spot;
     if (!job_machine_.empty()) {
@@ -233,6 +244,7 @@ class IncrementalPass::Impl {
     stats->restales += restales_;
     stats->slots += slots_.size();
     stats->runs += runs_;
+    stats->builds += 1;
     stats->flows += book_.stats().flows;
     stats->fast_accepts += book_.stats().fast_accepts;
     stats->repairs += book_.stats().repairs;
@@ -551,6 +563,7 @@ IncrementalPass::~IncrementalPass() = default;
 
 void IncrementalPass::Join(uint32_t job) { impl_->Join(job); }
 void IncrementalPass::ReleaseJob(uint32_t job, uint32_t pool) { impl_->ReleaseJob(job, pool); }
+void IncrementalPass::Requeue(uint32_t job) { impl_->Requeue(job); }
 void IncrementalPass::ReleaseHolding(uint32_t index) { impl_->ReleaseHolding(index); }
 void IncrementalPass::Run(std::vector<Placement>* placements) { impl_->Run(placements); }
 void IncrementalPass::Explain(SchedulingResult* result) { impl_->Explain(result); }

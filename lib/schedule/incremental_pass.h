@@ -48,6 +48,10 @@ class IncrementalPass {
   /// Queued job `job`, placed in `pool`, finished: what it held there (on
   /// its machines too) and against its policy is free.
   void ReleaseJob(uint32_t job, uint32_t pool);
+  /// Queued job `job`, placed by this pass and released since (ReleaseJob), is queued again at
+  /// its old place in queue order: a preempted job in a simulation. The next Run looks again at
+  /// its queue's slots (its policy's usage fell) as after a finish, with no pass built anew.
+  void Requeue(uint32_t job);
   /// The running job of holdings[index] finished.
   void ReleaseHolding(uint32_t index);
   /// Places jobs until no undecided job has a target; appends the

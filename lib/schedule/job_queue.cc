@@ -88,6 +88,28 @@ JobQueue::Appended JobQueue::Append(uint32_t job, const std::vector<QueuedJob>& 
   return {slot, true, true};
 }
 
+JobQueue::Appended JobQueue::Requeue(uint32_t job, const std::vector<QueuedJob>& queued) {
+  const auto earlier = [&](uint32_t a, uint32_t b) { return queued[a].queue_order < queued[b].queue_order; };
+  if (strict_) {
+    // The undecided jobs are a suffix: keep only them, the job among them (O(undecided)).
+    std::vector<uint32_t> jobs(jobs_.begin() + static_cast<long>(head_), jobs_.end());
+    jobs.insert(std::upper_bound(jobs.begin(), jobs.end(), job, earlier), job);
+    jobs_ = std::move(jobs);
+    head_ = 0;
+    BuildTree(queued);
+    return {0, false, true};
+  }
+  const Quantity need = queued[job].need;
+  auto at = std::lower_bound(by_need_.begin(), by_need_.end(), need,
+                             [&](uint32_t g, Quantity n) { return groups_[g].need < n; });
+  if (at == by_need_.end() || groups_[*at].need != need) return Append(job, queued);
+  NeedGroup& g = groups_[*at];
+  auto place = std::upper_bound(g.jobs.begin() + static_cast<long>(g.next), g.jobs.end(), job, earlier);
+  const bool first = place == g.jobs.begin() + static_cast<long>(g.next);
+  g.jobs.insert(place, job);
+  return {*at, false, first};
+}
+
 size_t JobQueue::FirstAbove(size_t from, Quantity room) const {
   // Walk up from the leaf, then down into the first subtree holding a need
   // above the room: O(log n).

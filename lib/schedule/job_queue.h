@@ -55,6 +55,10 @@ class JobQueue {
   /// Adds `job` at the back: its queue order must follow every job queued here.
   Appended Append(uint32_t job, const std::vector<QueuedJob>& queued);
 
+  /// Puts `job`, placed from this queue before, back among the undecided jobs at its place in
+  /// queue order (a preempted job in a simulation). The slot it joins offers it if it comes first.
+  Appended Requeue(uint32_t job, const std::vector<QueuedJob>& queued);
+
   ProtectedSummary Protected(Quantity room, const std::vector<QueuedJob>& queued) const;
   /// The smallest need among the protected jobs (for `room`) that `fits`
   /// accepts. Asked only when the smallest of all is of a shape a pool's

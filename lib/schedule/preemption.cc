@@ -1,6 +1,7 @@
 #include "schedule/preemption.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -36,37 +37,56 @@ PassState FinalState(const ScheduleContext& ctx, const SchedulingInput& input, c
 
 class Decider {
  public:
-  Decider(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats)
-      : input_(input), ctx_(*input.config), settings_(*input.config->preemption), result_(result), stats_(stats),
+  Decider(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats, const ScheduleContext* ctx)
+      : input_(input), own_ctx_(ctx ? std::nullopt : std::optional<ScheduleContext>(std::in_place, *input.config)),
+        ctx_(ctx ? *ctx : *own_ctx_), settings_(*input.config->preemption), result_(result), stats_(stats),
         state_(FinalState(ctx_, input, *result)), trace_(input.preemption_trace) {
     const auto& holdings = input.holdings;
-    removed_.assign(holdings.size(), false);
     promised_.assign(holdings.size(), false);
-    candidates_.assign(ctx_.pool_count, std::vector<std::vector<uint32_t>>(ctx_.policy_count));
     stopping_.assign(ctx_.pool_count, {});
-    place_.assign(holdings.size(), 0);
-    skip_.assign(ctx_.pool_count, {});
+    key_.resize(holdings.size());
+    std::vector<uint32_t> candidates;
     for (uint32_t i = 0; i < holdings.size(); ++i) {
       const Holding& h = holdings[i];
       if (h.stopping && h.policy) state_.used[*h.policy] -= h.amount;  // already going
       if (!h.pool) continue;
       if (h.stopping) {
+        key_[i] = StaticKey(*h.pool, i);
         stopping_[*h.pool].push_back(i);
       } else if (Candidate(h)) {
-        candidates_[*h.pool][*h.policy].push_back(i);
+        key_[i] = StaticKey(*h.pool, i);
+        candidates.push_back(i);
       }
     }
-    for (uint32_t x = 0; x < ctx_.pool_count; ++x) {
-      for (auto& group : candidates_[x]) {
-        std::sort(group.begin(), group.end(), [&](uint32_t a, uint32_t b) { return StaticKey(x, a) < StaticKey(x, b); });
-        for (uint32_t k = 0; k < group.size(); ++k) place_[group[k]] = k;
+    // Groups of one pool's candidates of one policy, by pool then policy, each in StaticKey
+    // order and followed by an end position.
+    std::sort(candidates.begin(), candidates.end(), [&](uint32_t a, uint32_t b) {
+      const Holding& ha = holdings[a];
+      const Holding& hb = holdings[b];
+      return std::tie(*ha.pool, *ha.policy, key_[a]) < std::tie(*hb.pool, *hb.policy, key_[b]);
+    });
+    place_.assign(holdings.size(), 0);
+    pool_groups_.assign(ctx_.pool_count + 1, 0);
+    for (size_t k = 0; k < candidates.size(); ++k) {
+      const uint32_t i = candidates[k];
+      const Holding& h = holdings[i];
+      if (k == 0 || *holdings[candidates[k - 1]].pool != *h.pool || *holdings[candidates[k - 1]].policy != *h.policy) {
+        if (!groups_.empty()) position_.push_back(kNone);  // the sentinel of the group before
+        groups_.push_back({*h.policy, static_cast<uint32_t>(position_.size())});
+        ++pool_groups_[*h.pool + 1];
       }
-      skip_[x].resize(ctx_.policy_count);
-      for (uint32_t p = 0; p < ctx_.policy_count; ++p) {
-        skip_[x][p].resize(candidates_[x][p].size() + 1);
-        for (uint32_t k = 0; k < skip_[x][p].size(); ++k) skip_[x][p][k] = k;
-      }
+      place_[i] = static_cast<uint32_t>(position_.size());
+      position_.push_back(i);
     }
+    if (!groups_.empty()) position_.push_back(kNone);
+    for (uint32_t x = 0; x < ctx_.pool_count; ++x) pool_groups_[x + 1] += pool_groups_[x];
+    leaves_ = 1;
+    while (leaves_ < position_.size()) leaves_ *= 2;
+    smallest_.assign(2 * leaves_, kGone);
+    for (size_t k = 0; k < position_.size(); ++k) {
+      smallest_[leaves_ + k] = position_[k] == kNone ? kEnd : holdings[position_[k]].amount.ticks();
+    }
+    for (size_t k = leaves_; k-- > 1;) smallest_[k] = std::min(smallest_[2 * k], smallest_[2 * k + 1]);
   }
 
   void Run() {
@@ -146,7 +166,8 @@ class Decider {
   }
   /// The order among one pool's candidates of one policy: the least favoured profile first, the
   /// later start (unknown: oldest), the smaller holding, the id.
-  std::tuple<int64_t, int64_t, Quantity, uint32_t> StaticKey(uint32_t pool, uint32_t i) const {
+  using Key = std::tuple<int64_t, int64_t, Quantity, uint32_t>;
+  Key StaticKey(uint32_t pool, uint32_t i) const {
     const Holding& h = input_.holdings[i];
     const uint32_t profile = i < input_.holding_profile.size() ? input_.holding_profile[i] : SchedulingInput::kNoProfile;
     // Its rank in the pool's execution priority (without one: file order); unranked or no
@@ -165,13 +186,27 @@ class Decider {
   }
   Quantity Excess(uint32_t policy) const { return state_.used[policy] - ctx_.reserved[policy]; }
   /// The full candidate order: the larger excess of the policy first, then StaticKey.
-  bool Before(uint32_t pool, uint32_t a, uint32_t b) const {
+  bool Before(uint32_t a, uint32_t b) const {
     const auto& ha = input_.holdings[a];
     const auto& hb = input_.holdings[b];
     const Quantity ea = ha.policy ? Excess(*ha.policy) : Quantity();
     const Quantity eb = hb.policy ? Excess(*hb.policy) : Quantity();
     if (ea != eb) return ea > eb;
-    return StaticKey(pool, a) < StaticKey(pool, b);
+    return key_[a] < key_[b];
+  }
+  /// A group's head in the walk: its policy's excess when it was filed (only a step of the
+  /// same policy changes it) and its position.
+  struct Head {
+    Quantity excess;
+    const Key* key;
+    uint32_t policy, at;
+  };
+  Head MakeHead(uint32_t policy, uint32_t at) const { return {Excess(policy), &key_[position_[at]], policy, at}; }
+  /// Heap order: true when `a` comes after `b` (Before, the lower policy first on a tie).
+  static bool Later(const Head& a, const Head& b) {
+    if (a.excess != b.excess) return a.excess < b.excess;
+    if (*a.key != *b.key) return *b.key < *a.key;
+    return a.policy > b.policy;
   }
 
   void Free(uint32_t i) {
@@ -201,8 +236,9 @@ class Decider {
     // A cheap bound first: free, stopping and what the guard lets each other policy give.
     Quantity takeable = Quantity::SaturatingSub(ctx_.pool_size[x], state_.held[x]);
     for (uint32_t i : stopping) takeable += input_.holdings[i].amount;
-    for (uint32_t p = 0; p < ctx_.policy_count && takeable < j.need; ++p) {
-      if (p == j.policy || candidates_[x][p].empty() || Excess(p) <= Quantity()) continue;
+    for (uint32_t g = pool_groups_[x]; g < pool_groups_[x + 1] && takeable < j.need; ++g) {
+      const uint32_t p = groups_[g].policy;
+      if (p == j.policy || Excess(p) <= Quantity()) continue;
       takeable += Excess(p);
     }
     if (takeable < j.need && rec == nullptr) {  // a traced trial walks: the same outcome, told
@@ -210,7 +246,7 @@ class Decider {
       return false;
     }
     // 1. Stopping jobs not yet promised count as free: the fewest, in candidate order.
-    std::sort(stopping.begin(), stopping.end(), [&](uint32_t a, uint32_t b) { return Before(x, a, b); });
+    std::sort(stopping.begin(), stopping.end(), [&](uint32_t a, uint32_t b) { return Before(a, b); });
     std::vector<uint32_t> awaited;
     for (uint32_t i : stopping) {
       if (Fits(x, j.need)) break;
@@ -225,29 +261,36 @@ class Decider {
       return false;
     }
     if (!Fits(x, j.need)) {
-      // 2. The walk, evaluated again after each victim taken.
-      std::vector<uint32_t> cursor(ctx_.policy_count);
-      for (uint32_t p = 0; p < ctx_.policy_count; ++p) cursor[p] = Next(x, p, 0);
-      while (!Fits(x, j.need)) {
-        uint32_t best = kNone;
-        for (uint32_t p = 0; p < ctx_.policy_count; ++p) {
-          const auto& group = candidates_[x][p];
-          if (cursor[p] == group.size() || p == j.policy) continue;
-          if (best == kNone || Before(x, group[cursor[p]], best)) best = group[cursor[p]];
-        }
-        if (best == kNone) break;
+      // 2. The walk, evaluated again after each victim taken: the head of each policy's group,
+      // the first in candidate order taken next. Taking or passing over a job changes only its
+      // own policy's key, so the heads wait in a heap.
+      std::vector<Head> heads;
+      for (uint32_t g = pool_groups_[x]; g < pool_groups_[x + 1]; ++g) {
+        if (groups_[g].policy == j.policy) continue;
+        const uint32_t k = Next(groups_[g].begin, Takes(groups_[g].policy, rec));
+        if (position_[k] != kNone) heads.push_back(MakeHead(groups_[g].policy, k));
+      }
+      std::make_heap(heads.begin(), heads.end(), Later);
+      while (!Fits(x, j.need) && !heads.empty()) {
+        std::pop_heap(heads.begin(), heads.end(), Later);
+        const Head head = heads.back();
+        heads.pop_back();
+        const uint32_t best = position_[head.at];
         const Holding& h = input_.holdings[best];
-        cursor[*h.policy] = Next(x, *h.policy, cursor[*h.policy] + 1);
         if (stats_) ++stats_->looked;
         if (state_.used[*h.policy] - h.amount < ctx_.reserved[*h.policy]) {  // passed over
           Step(rec, best, TraceStep::Kind::kPassedOver);
-          continue;
+        } else {
+          Step(rec, best, TraceStep::Kind::kTaken);
+          Free(best);
+          state_.used[*h.policy] -= h.amount;
+          victims.push_back(best);
         }
-        Step(rec, best, TraceStep::Kind::kTaken);
-        Free(best);
-        state_.used[*h.policy] -= h.amount;
-        removed_[best] = true;
-        victims.push_back(best);
+        const uint32_t k = Next(head.at + 1, Takes(head.policy, rec));
+        if (position_[k] != kNone) {
+          heads.push_back(MakeHead(head.policy, k));
+          std::push_heap(heads.begin(), heads.end(), Later);
+        }
       }
       if (!Fits(x, j.need)) {
         for (uint32_t i : victims) Mark(rec, i, TraceStep::Kind::kReleased);
@@ -268,7 +311,7 @@ class Decider {
       }
     }
     for (uint32_t i : awaited) promised_[i] = true;
-    for (uint32_t i : victims) skip_[x][*input_.holdings[i].policy][place_[i]] = place_[i] + 1;
+    for (uint32_t i : victims) Gone(place_[i]);
     if (rec) rec->outcome = PoolTrial::Outcome::kDecided;
     if (rec == &scratch && std::find(victims.begin(), victims.end(), trace_->holding) != victims.end()) {
       trace_->job = job;
@@ -281,26 +324,38 @@ class Decider {
     Decide(job, x, std::move(victims), std::move(awaited), pending_of);
     return true;
   }
-  /// The first position from `k` on in pool x's candidates of policy p that is no victim of an
-  /// earlier decision (skip pointers, shortened as they are followed).
-  uint32_t Next(uint32_t x, uint32_t p, uint32_t k) {
-    auto& skip = skip_[x][p];
-    uint32_t root = k;
-    while (skip[root] != root) root = skip[root];
-    while (skip[k] != root) k = std::exchange(skip[k], root);
-    return root;
+  /// The largest amount a walk looks at in a group of `policy`: any when the walk is told (every
+  /// job passed over is a step of its story), else the policy's excess (a larger job would be
+  /// passed over, which changes nothing; the excess changes only when the policy's head is taken).
+  Ticks Takes(uint32_t policy, const PoolTrial* rec) const {
+    return rec ? kGone - 1 : std::max(Excess(policy).ticks(), kEnd + 1);
+  }
+  /// The first position from `k` on in its group whose amount is at most `most` and that is no
+  /// victim of an earlier decision; the group's end (position_ kNone) when there is none.
+  uint32_t Next(uint32_t k, Ticks most) const {
+    size_t i = leaves_ + k;
+    while (smallest_[i] > most) {
+      while (i & 1) i >>= 1;  // a right child: up to the first ancestor with a right sibling
+      ++i;
+    }
+    while (i < leaves_) i = smallest_[2 * i] <= most ? 2 * i : 2 * i + 1;
+    return static_cast<uint32_t>(i - leaves_);
+  }
+  /// Position k's job is a victim: no walk looks at it again.
+  void Gone(uint32_t k) {
+    size_t i = leaves_ + k;
+    smallest_[i] = kGone;
+    for (i /= 2; i >= 1; i /= 2) smallest_[i] = std::min(smallest_[2 * i], smallest_[2 * i + 1]);
   }
   void Undo(uint32_t i) {
     const Holding& h = input_.holdings[i];
     Hold(i);
     state_.used[*h.policy] += h.amount;
-    removed_[i] = false;
   }
   void Retake(uint32_t i) {
     const Holding& h = input_.holdings[i];
     Free(i);
     state_.used[*h.policy] -= h.amount;
-    removed_[i] = true;
   }
 
   void Decide(uint32_t job, uint32_t x, std::vector<uint32_t> victims, std::vector<uint32_t> awaited,
@@ -360,25 +415,37 @@ class Decider {
   }
 
   const SchedulingInput& input_;
-  ScheduleContext ctx_;
+  std::optional<ScheduleContext> own_ctx_;  ///< when the caller gives none
+  const ScheduleContext& ctx_;
   const PreemptionSettings& settings_;
   SchedulingResult* result_;
   PreemptionStats* stats_;
   PassState state_;
   PreemptionTrace* trace_;
   uint32_t turn_ = 0;  ///< the current preemptor's turn (1-based)
-  std::vector<bool> removed_, promised_;
-  std::vector<std::vector<std::vector<uint32_t>>> candidates_;  ///< [pool][policy]: in StaticKey order
-  std::vector<std::vector<uint32_t>> stopping_;                 ///< [pool]: stopping holdings
-  std::vector<uint32_t> place_;                                 ///< per candidate: its place in its group
-  std::vector<std::vector<std::vector<uint32_t>>> skip_;        ///< [pool][policy]: skip pointers
+  std::vector<bool> promised_;
+  std::vector<Key> key_;                        ///< per candidate or stopping holding: StaticKey
+  std::vector<std::vector<uint32_t>> stopping_;  ///< [pool]: stopping holdings
+  struct Group {
+    uint32_t policy, begin;  ///< begin: its first position
+  };
+  std::vector<Group> groups_;          ///< by pool, then policy
+  std::vector<uint32_t> pool_groups_;  ///< per pool: its groups are [pool_groups_[x], pool_groups_[x + 1])
+  std::vector<uint32_t> position_;     ///< the groups' candidates, each group followed by kNone
+  std::vector<uint32_t> place_;        ///< per candidate: its position
+  /// A segment tree of the least amount over positions (leaves from leaves_ on): kGone for
+  /// earlier victims and padding, kEnd for a group's end, so that a search stops there.
+  static constexpr Ticks kGone = Ticks(1) << 126, kEnd = -(Ticks(1) << 126);
+  size_t leaves_ = 1;
+  std::vector<Ticks> smallest_;
 };
 
 }  // namespace
 
-void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats) {
+void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats,
+                       const ScheduleContext* ctx) {
   if (!input.config->preemption || !input.config->enabled) return;
-  Decider(input, result, stats).Run();
+  Decider(input, result, stats, ctx).Run();
 }
 
 }  // namespace rescfg

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "schedule/context.h"
 #include "schedule/problem.h"
 
 namespace rescfg {
@@ -23,6 +24,8 @@ struct PreemptionStats {
 /// `input.config->preemption` is set and the configuration is enabled: appends the decisions
 /// to result->preemptions in decision order and makes each preemptor pending `preempting`.
 /// Does nothing otherwise. Placements, pool and policy usage are left as the pass left them.
-void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats = nullptr);
+/// `ctx`: the configuration's context when the caller keeps one (built here otherwise).
+void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats = nullptr,
+                       const ScheduleContext* ctx = nullptr);
 
 }  // namespace rescfg

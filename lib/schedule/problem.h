@@ -124,6 +124,7 @@ struct PassStats {
   uint64_t fast_accepts = 0; ///< rule 3 settled by the cheap sufficient test
   uint64_t repairs = 0;      ///< max flows repaired from the state's flow instead of computed afresh
   uint64_t runs = 0;         ///< passes run (one per event of a simulation)
+  uint64_t builds = 0;       ///< passes built (a simulation keeps one throughout)
 };
 
 /// Runs the pass. Deterministic: depends only on the input values.

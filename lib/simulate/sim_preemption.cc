@@ -20,15 +20,12 @@ SimPreemption::SimPreemption(const SimulationInput& in, SimulationResult* result
   }
   running_at_.assign(n, kNone);
   stopped_at_.assign(n, INT64_MIN);
-  holding_of_job_.assign(n, kNone);
   original_runs_.assign(in.holdings.size(), true);
-  holding_of_original_.resize(in.holdings.size());
   original_machine_.resize(in.holdings.size());
   // Where the originals hold at the outset, as the first pass puts them.
   const PassState initial = PassState::Initial(ctx_, in.holdings);
   for (uint32_t i = 0; i < in.holdings.size(); ++i) {
     const Holding& h = in.holdings[i];
-    holding_of_original_[i] = i;
     if (h.policy) Use(*h.policy, h.amount, true);
     original_machine_[i] = h.machine;
     if (!h.pool || !initial.machines[*h.pool].has_nodes() || h.machine != Holding::kBestFit) continue;
@@ -72,7 +69,6 @@ void SimPreemption::RemoveRunning(uint32_t job) {
   running_at_[running_[at]] = at;
   running_.pop_back();
   running_at_[job] = kNone;
-  holding_of_job_[job] = kNone;
   Use(input_.queued[job].policy, input_.queued[job].need, false);
 }
 
@@ -82,21 +78,16 @@ void SimPreemption::Started(uint32_t job, const Placement&, Micros) {
   RemovePending(job);
   running_at_[job] = static_cast<uint32_t>(running_.size());
   running_.push_back(job);
-  holding_of_job_[job] = kNone;  // placed by the current pass
   Use(input_.queued[job].policy, input_.queued[job].need, true);
 }
 
 void SimPreemption::FinishJob(IncrementalPass& pass, uint32_t job) {
-  if (holding_of_job_[job] != kNone) {
-    pass.ReleaseHolding(holding_of_job_[job]);
-  } else {
-    pass.ReleaseJob(job, r_.placement[job].pool);
-  }
+  pass.ReleaseJob(job, r_.placement[job].pool);
   RemoveRunning(job);
 }
 
 void SimPreemption::FinishHolding(IncrementalPass& pass, uint32_t index) {
-  pass.ReleaseHolding(holding_of_original_[index]);
+  pass.ReleaseHolding(index);
   original_runs_[index] = false;
   const Holding& h = in_.holdings[index];
   if (h.policy) Use(*h.policy, h.amount, false);
@@ -170,7 +161,7 @@ void SimPreemption::BuildHoldings(Micros t) {
   input_.now_us = t;
 }
 
-bool SimPreemption::Decide(Micros t, std::unique_ptr<IncrementalPass>* pass, std::vector<Quantity>* held) {
+bool SimPreemption::Decide(Micros t, IncrementalPass& pass, std::vector<Quantity>* held) {
   const bool observed = static_cast<bool>(in_.observe_preemption);
   std::vector<uint32_t> preemptors;
   if (over_ > 0) preemptors = Preemptors(t);  // none above its reservation: no victim anywhere
@@ -179,50 +170,33 @@ bool SimPreemption::Decide(Micros t, std::unique_ptr<IncrementalPass>* pass, std
   SchedulingResult decided;
   decided.messages.emplace_back();
   for (uint32_t k : preemptors) decided.pending.push_back({k, PendingReason::kCapacity, 0, std::nullopt});
-  if (!preemptors.empty()) DecidePreemptions(input_, &decided, &stats_);
+  if (!preemptors.empty()) DecidePreemptions(input_, &decided, &stats_, &ctx_);
   if (observed) in_.observe_preemption(input_, Waiting(), decided);
   bool stopped = false;
   for (const Preemption& d : decided.preemptions) {
     for (uint32_t v : d.victims) {
-      Stop(owner_[v], d.job, t, held);
+      Stop(pass, owner_[v], d.job, t, held);
       stopped = true;
     }
   }
-  if (stopped) Rebuild(pass);
   return stopped;
 }
 
-void SimPreemption::Stop(uint32_t job, uint32_t preemptor, Micros t, std::vector<Quantity>* held) {
+/// The victim stops: the pass releases what it held and queues it again at its old place, as a
+/// finish and an arrival would change it (no pass is built anew).
+void SimPreemption::Stop(IncrementalPass& pass, uint32_t job, uint32_t preemptor, Micros t,
+                         std::vector<Quantity>* held) {
   const uint32_t pool = r_.placement[job].pool;
   r_.lost.push_back({job, pool, preemptor, *r_.started[job], t});
   ++r_.preempted[job];
   stopped_at_[job] = t;
   (*held)[pool] -= input_.queued[job].need;
+  pass.ReleaseJob(job, pool);
   RemoveRunning(job);
   r_.started[job].reset();
   r_.placement[job] = {};
   AddPending(job);
-}
-
-/// A pass on what runs now (the originals still running, the started jobs) with the joined
-/// jobs that did not start queued in queue order: the victims are back at their old place.
-void SimPreemption::Rebuild(std::unique_ptr<IncrementalPass>* pass) {
-  (*pass)->AddStats(&replaced_);
-  pass->reset();
-  pass_holdings_.clear();
-  for (uint32_t i = 0; i < input_.holdings.size(); ++i) {
-    const uint32_t k = owner_[i];
-    if (k != kNone && running_at_[k] == kNone) continue;  // stopped
-    const auto index = static_cast<uint32_t>(pass_holdings_.size());
-    if (k == kNone) {
-      holding_of_original_[origin_[i]] = index;
-    } else {
-      holding_of_job_[k] = index;
-    }
-    pass_holdings_.push_back(input_.holdings[i]);
-  }
-  const std::vector<uint32_t> waiting = Waiting();
-  *pass = std::make_unique<IncrementalPass>(*in_.config, input_.queued, pass_holdings_, &waiting);
+  pass.Requeue(job);
 }
 
 std::vector<uint32_t> SimPreemption::Waiting() const {

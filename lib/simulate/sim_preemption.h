@@ -2,8 +2,9 @@
 /// Preemption in the simulation (rescfg-scheduling(7), THE SIMULATION CLOCK and PREEMPTION), in
 /// indexes, no I/O. After the pass of an event at time t, preemption is decided with `now` = t;
 /// every victim stops at once, gives back what it held (its machines too) and rejoins its queue
-/// at its old place (its `submitted`) with its whole duration; the pass is then built again on
-/// that state and runs again at t, until no decision is left.
+/// at its old place (its `submitted`) with its whole duration; the pass, told of the stops as of
+/// finishes and arrivals, runs again at t, until no decision is left. One pass serves the whole
+/// simulation: it is never built again.
 ///
 /// Only jobs the simulation started can be victims: an entry running at the start has no
 /// `submitted` to rejoin at and no whole duration to run again (the trace gives what remains).
@@ -37,6 +38,7 @@ inline void AddPassStats(const PassStats& from, PassStats* to) {
   to->fast_accepts += from.fast_accepts;
   to->repairs += from.repairs;
   to->runs += from.runs;
+  to->builds += from.builds;
 }
 
 class SimPreemption {
@@ -56,13 +58,11 @@ class SimPreemption {
   void FinishJob(IncrementalPass& pass, uint32_t job);
   void FinishHolding(IncrementalPass& pass, uint32_t index);
 
-  /// Decides preemption at t on the state the last run of *pass left. When some job was
-  /// stopped, the pass is built again on the new state and true is returned (run it again);
-  /// `held` (per pool) follows the stops.
-  bool Decide(Micros t, std::unique_ptr<IncrementalPass>* pass, std::vector<Quantity>* held);
+  /// Decides preemption at t on the state the last run of `pass` left. When some job was
+  /// stopped, the pass is told (its holding released, the job queued again) and true is
+  /// returned (run it again); `held` (per pool) follows the stops.
+  bool Decide(Micros t, IncrementalPass& pass, std::vector<Quantity>* held);
 
-  /// Work counters of the passes built so far and replaced.
-  const PassStats& replaced_stats() const { return replaced_; }
   const PreemptionStats& stats() const { return stats_; }
 
  private:
@@ -74,8 +74,7 @@ class SimPreemption {
   std::vector<uint32_t> Preemptors(Micros t) const;
   /// What runs, as holdings (the originals first, then the started jobs by index).
   void BuildHoldings(Micros t);
-  void Stop(uint32_t job, uint32_t preemptor, Micros t, std::vector<Quantity>* held);
-  void Rebuild(std::unique_ptr<IncrementalPass>* pass);
+  void Stop(IncrementalPass& pass, uint32_t job, uint32_t preemptor, Micros t, std::vector<Quantity>* held);
   /// The jobs joined and not started, in queue order.
   std::vector<uint32_t> Waiting() const;
 
@@ -93,12 +92,7 @@ class SimPreemption {
   std::vector<uint32_t> running_, running_at_;  ///< started jobs that run; per job: its place there
   std::vector<Micros> stopped_at_;               ///< per job: when it was last stopped
   std::vector<bool> original_runs_;              ///< per original holding
-  std::vector<uint32_t> original_machine_;       ///< per original holding: its machine for a rebuild
-  /// The current pass's holdings and, per queued job and per original holding, its index there
-  /// (kNone: placed by the current pass, or not running).
-  std::vector<Holding> pass_holdings_;
-  std::vector<uint32_t> holding_of_job_, holding_of_original_;
-  PassStats replaced_;
+  std::vector<uint32_t> original_machine_;       ///< per original holding: its machine for a decision
   PreemptionStats stats_;
 };
 

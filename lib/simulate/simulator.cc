@@ -94,7 +94,7 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
   size_t next = 0;  // the next job in queue order to join
   while (first && next < n && in.submitted[order[next]] <= *first) r.joined[order[next++]] = true;
   const std::vector<uint32_t> initial(order.begin(), order.begin() + static_cast<long>(next));
-  // With preemption (rescfg-scheduling(7), PREEMPTION) the pass may be built again at an event.
+  // With preemption (rescfg-scheduling(7), PREEMPTION) victims go back to the same pass.
   std::unique_ptr<SimPreemption> preempt;
   if (SimPreemption::Applies(*in.config)) {
     preempt = std::make_unique<SimPreemption>(in, &r);
@@ -102,10 +102,7 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
   }
   auto pass = std::make_unique<IncrementalPass>(*in.config, preempt ? preempt->queued() : in.queued, in.holdings,
                                                 &initial);
-  auto add_stats = [&] {
-    pass->AddStats(&r.stats);
-    if (preempt) AddPassStats(preempt->replaced_stats(), &r.stats);
-  };
+  auto add_stats = [&] { pass->AddStats(&r.stats); };
   std::vector<Placement> placed;
   if (!first) {
     pass->Run(&placed);  // nothing to place: only what runs is reported
@@ -154,7 +151,7 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
         if (preempt) preempt->Started(p.job, p, t);
       }
       r.preemption_rounds = std::max(r.preemption_rounds, round);
-      if (!preempt || !preempt->Decide(t, &pass, &held)) break;
+      if (!preempt || !preempt->Decide(t, *pass, &held)) break;
       if (round == max_rounds) {
         throw std::logic_error("internal error: preemption did not settle at " + FormatSimTime(t) + " after " +
                                std::to_string(round) + " rounds (please report this with the trace)");
