@@ -281,9 +281,12 @@ RC_GTEST_PROP(PreemptionProperties, NoPingPong, ()) {
   next.holding_id_rank.clear();
   std::vector<bool> victim(in.holdings.size(), false), preemptor(in.queued.size(), false);
   std::vector<bool> victim_team(in.config->policies.size(), false);
+  // The stopping jobs a preemptor waited for are gone once it runs: they free the room it takes.
+  std::vector<bool> gone(in.holdings.size(), false);
   for (const Preemption& p : first.preemptions) {
     preemptor[p.job] = true;
     for (uint32_t v : p.victims) victim[v] = victim_team[*in.holdings[v].policy] = true;
+    for (uint32_t a : p.awaiting) gone[a] = true;
   }
   next.queued.clear();
   uint32_t order = 0;
@@ -299,7 +302,7 @@ RC_GTEST_PROP(PreemptionProperties, NoPingPong, ()) {
     }
   }
   for (uint32_t i = 0; i < in.holdings.size(); ++i) {
-    if (victim[i]) continue;
+    if (victim[i] || gone[i]) continue;
     next.holdings.push_back(in.holdings[i]);
     next.holding_profile.push_back(in.holding_profile[i]);
   }
