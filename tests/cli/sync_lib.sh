@@ -158,3 +158,16 @@ check_lines() {
     { fail "$1 holds lines that are no move records"; sed 's/^/  | /' "$1" | head -5 >&2; }
 }
 
+
+# provision_preemption: turns preemption on (no minimum run time, no delay) in
+# the tests' configuration and provisions it.
+provision_preemption() {
+  cat >> config.yaml <<'YAML'
+preemption:
+  minRuntime: 0
+  delay: 0
+  stopTimeout: 5m
+YAML
+  "$RESCFG" -q provision config.yaml --state state -m "preemption" >/dev/null 2>provision.err ||
+    { echo "FAIL: the preemption configuration does not provision: $(cat provision.err)" >&2; exit 1; }
+}

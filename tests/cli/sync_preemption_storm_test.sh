@@ -30,14 +30,7 @@ kills=60
 [ -n "${RESCFG_TEST_QUICK:-}" ] && kills=25
 [ -n "${RESCFG_TEST_DEEP:-}" ] && kills=500
 [ -n "${RESCFG_STORM_KILLS:-}" ] && kills=$RESCFG_STORM_KILLS
-cat >> config.yaml <<'YAML'
-preemption:
-  minRuntime: 0
-  delay: 0
-  stopTimeout: 5m
-YAML
-"$RESCFG" -q provision config.yaml --state state -m "preemption" >/dev/null 2>provision.err ||
-  { echo "FAIL: the preemption configuration does not provision: $(cat provision.err)" >&2; exit 1; }
+provision_preemption
 
 slow='"kind": "slow", "seconds": 0.02, "count": -1'
 setup_json "$(jq -n '[range(16) | {id: "b\(.)", name: "borrow-\(.)", status: "queued", queue: "sandbox-2gpu"}]')" \

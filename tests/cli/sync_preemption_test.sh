@@ -9,14 +9,7 @@ source "$(dirname "$0")/harness.sh" "$@"
 source "$SRC/tests/cli/sync_lib.sh"
 require_sync
 
-cat >> config.yaml <<'YAML'
-preemption:
-  minRuntime: 0
-  delay: 0
-  stopTimeout: 5m
-YAML
-"$RESCFG" -q provision config.yaml --state state -m "preemption" >/dev/null 2>provision.err ||
-  { echo "FAIL: the preemption configuration does not provision: $(cat provision.err)" >&2; exit 1; }
+provision_preemption
 
 # Sandbox fills both pools with 8 long tasks of 2 GPUs.
 setup_json "$(jq -n '[range(8) | {id: "s\(.)", name: "sand-\(.)", status: "queued", queue: "sandbox-2gpu"}]')" \
