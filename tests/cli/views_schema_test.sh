@@ -16,6 +16,9 @@ source "$SRC/tests/cli/scenario_lib.sh"
 mkdir -p "$out/explain" "$out/status" "$out/diff"
 EXAMPLE=$SRC/testdata/examples/worked-example.yaml
 NOW=2026-12-05T10:20:00Z
+# Under the sanitizers (RESCFG_TEST_QUICK) two explanations a scenario suffice.
+per=8
+[ -n "${RESCFG_TEST_QUICK:-}" ] && per=2
 for dir in "$SRC"/testdata/schedule/*/; do
   name=$(basename "$dir")
   scenario_args "$dir"
@@ -24,7 +27,7 @@ for dir in "$SRC"/testdata/schedule/*/; do
   "$BIN" -q status --config "$dir/config.yaml" "${args[@]}" -f json >"$out/status/$name.json" || true
   "$BIN" -q diff "$EXAMPLE" "$dir/config.yaml" "${args[@]}" -f json >"$out/diff/$name.json" || true
   { "$BIN" -q schedule --config "$dir/config.yaml" "${args[@]}" -f jsonl 2>/dev/null || true; } >"$out/schedule.jsonl"
-  jq -r '.job // empty' "$out/schedule.jsonl" | head -8 >"$out/ids"
+  jq -r '.job // empty' "$out/schedule.jsonl" | head -"$per" >"$out/ids"
   while read -r id; do
     "$BIN" -q explain "$id" --config "$dir/config.yaml" "${args[@]}" -f json >"$out/explain/$name-$id.json" || true
   done <"$out/ids"
