@@ -36,3 +36,10 @@ wait_for() {
 }
 # gone PID: the process has ended.
 gone() { ! kill -0 "$1" 2>/dev/null; }
+# quick_sample N: copies standard input, keeping under the sanitizers
+# (RESCFG_TEST_QUICK) only every Nth line: loops over every configuration in
+# testdata/ run whole in the plain suite, a sample of them where each process
+# costs ten times as much.
+quick_sample() {
+  if [ -n "${RESCFG_TEST_QUICK:-}" ]; then awk -v n="$1" 'NR % n == 1'; else cat; fi
+}

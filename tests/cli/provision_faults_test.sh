@@ -58,7 +58,7 @@ rm -rf st
 "$RESCFG" -q provision a.yaml --state st >/dev/null || exit 1
 rev=1; text=a.canonical
 kills=100
-[ -n "${RESCFG_TEST_QUICK:-}" ] && kills=50  # the sanitizer run: each run is slower
+[ -n "${RESCFG_TEST_QUICK:-}" ] && kills=30  # the sanitizer run: each run is slower
 [ -n "${RESCFG_TEST_DEEP:-}" ] && kills=1000  # scripts/deep-check
 for i in $(seq 1 "$kills"); do
   if [ "$text" = a.canonical ]; then next=b; else next=a; fi
