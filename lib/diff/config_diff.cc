@@ -402,6 +402,7 @@ std::string RenderDiffText(const ConfigDiff& diff) {
         case ChangeOp::kReordered:
           line += " reordered: " + c.old_value.ToText() + " -> " + c.new_value.ToText();
           break;
+        case ChangeOp::kRenamed: break;  // a rename is one line without a field
       }
     }
     out += line + "\n" + c.detail;

@@ -191,6 +191,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   StampStatusChanged(snapshot.tasks_json, &intents);
   std::vector<MoveIntent> stops = PlanStops(config, report, queues, journal, settings.cycle);
   if (settings.dry_run) {
+    result.stopping = journal.stops().size();  // the stops in flight a dry run leaves as they are
     for (size_t slot : slots) {
       result.moves[slot].result = MoveResult::kPlanned;
       result.moves[slot].time = UtcNowMicros(clock);

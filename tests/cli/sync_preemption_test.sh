@@ -36,6 +36,12 @@ ctl state > st.json
 jq -e --arg v "$victim" '.tasks[] | select(.id == $v) | .status_reason | test("rescfg: preempted for Dev/")' st.json >/dev/null ||
   fail "the stop does not say why"
 
+grep -qx 'rescfg_sync_stopping_tasks 1' metrics.prom || fail "cycle 2: the stopping gauge is not 1"
+# A dry run meanwhile sees the stop in flight too.
+sync_once --dry-run --metrics dry.prom; [ $? = 0 ] || fail "dry run exit: $(head -3 err.txt)"
+grep -qx 'rescfg_sync_stopping_tasks 1' dry.prom ||
+  fail "a dry run's stopping gauge: $(grep '^rescfg_sync_stopping_tasks' dry.prom)"
+
 # The agent kills it; the next cycle re-queues it at the head of its queue.
 ctl tick >/dev/null
 sync_once; [ $? = 0 ] || fail "cycle 3 exit: $(head -3 err.txt)"
