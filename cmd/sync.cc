@@ -182,13 +182,16 @@ int RunSync(const SyncOptions& options) {
     for (Finding& f : shown) f.message = sync::ServerText(f.message), f.hint = sync::ServerText(f.hint);
     LogFindings(shown);
     const bool completed = result.status == sync::CycleResult::Status::kCompleted;
-    if (completed) {
+    // The records of what was carried out, also before a cycle failed (its re-queues, its stops).
+    if (completed || !result.moves.empty()) {
       const std::string text = options.format == "table" ? sync::MoveTable(result.moves, cycle)
                                                          : sync::MoveJsonLines(result.moves, cycle);
       if (!text.empty() || !options.output.empty()) {
         if (!WriteOutput(options.output, text)) return kExitUnusable;
         if (options.output.empty()) std::fflush(stdout);
       }
+    }
+    if (completed) {
       if (result.report) {
         const std::string unplaced = sync::RunningInNoPoolWarning(sync::RunningInNoPool(*result.report));
         if (!unplaced.empty()) spdlog::warn("cycle {}: {}", cycle, unplaced);
@@ -196,7 +199,8 @@ int RunSync(const SyncOptions& options) {
       Summary(sync::CycleSummary(result, cycle, options.dry_run));
       if (!result.unrecorded.empty()) SayUnrecorded(result, cycle);
     } else {
-      spdlog::error("cycle {}: {}; nothing was moved", cycle, sync::ServerText(result.error));
+      spdlog::error("cycle {}: {}; {}", cycle, sync::ServerText(result.error),
+                    result.moves.empty() ? "nothing was moved" : "nothing was moved but the stops and re-queues it printed");
     }
     sync::CountCycle(result, &totals);
     if (completed) last_completed = std::move(result);

@@ -3,7 +3,10 @@
 namespace rescfg::sync {
 
 void CountPreemptions(const CycleResult& cycle, MetricsTotals* totals) {
-  if (cycle.status != CycleResult::Status::kCompleted) return;
+  // The counters count what was carried out, also by a cycle that failed after it (the
+  // re-queues at its start, the stops before a journal write failed); the gauges are the
+  // server's only after a cycle that completed.
+  const bool completed = cycle.status == CycleResult::Status::kCompleted;
   size_t stuck = 0;
   for (const MoveReport& m : cycle.moves) {
     if (m.intent.kind == ActionKind::kMove) continue;
@@ -12,6 +15,7 @@ void CountPreemptions(const CycleResult& cycle, MetricsTotals* totals) {
     if (m.result == MoveResult::kStopped) ++totals->preemptions[{m.intent.policy, m.intent.pool}];
     if (m.result == MoveResult::kStuck) ++stuck;
   }
+  if (!completed) return;
   totals->stopping = cycle.stopping;
   totals->stuck = stuck;
 }

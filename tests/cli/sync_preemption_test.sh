@@ -43,10 +43,18 @@ grep -qx 'rescfg_sync_stopping_tasks 1' dry.prom ||
   fail "a dry run's stopping gauge: $(grep '^rescfg_sync_stopping_tasks' dry.prom)"
 
 # The agent kills it; the next cycle re-queues it at the head of its queue.
+# The server goes away right after the re-queue (the cycle reads again and
+# fails): the cycle still prints the re-queue it carried out.
 ctl tick >/dev/null
-sync_once; [ $? = 0 ] || fail "cycle 3 exit: $(head -3 err.txt)"
+ctl faults '{"faults": [{"kind": "drop", "endpoint": "queues.get_all", "skip": 1, "count": -1}]}' >/dev/null
+sync_once; code=$?
+ctl faults/clear >/dev/null
+[ "$code" = 2 ] || fail "cycle 3 with the server gone after the re-queue: exit $code"
 [ "$(jq -s --arg v "$victim" '[.[] | select(.action == "requeue" and .task == $v and .result == "requeued")] | length' out.txt)" = 1 ] ||
-  { fail "cycle 3: the victim was not re-queued"; sed 's/^/  | /' out.txt err.txt >&2; }
+  { fail "cycle 3: the re-queue before the failure was not printed"; sed 's/^/  | /' out.txt err.txt >&2; }
+contains err.txt "nothing was moved but the stops and re-queues it printed"
+sync_once; [ $? = 0 ] || fail "cycle 3 exit: $(head -3 err.txt)"
+[ "$(jq -s '[.[] | select(.action == "requeue")] | length' out.txt)" = 0 ] || fail "cycle 3: a second re-queue"
 ctl state > st.json
 [ "$(jq -r '.queues[] | select(.name == "sandbox-2gpu") | .entries[0].task' st.json)" = "$victim" ] ||
   fail "the victim is not at the head of its policy queue: $(jq -c '.queues[] | select(.name == "sandbox-2gpu")' st.json)"
