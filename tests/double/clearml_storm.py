@@ -38,9 +38,13 @@ Checked at every step (every 20 ms), from the server's own records:
     it popped, or after a person stopped it;
   - no call of the API asked a task to stop that was not running, or that
     was already stopping (a stop is asked once);
-  - no task a person stopped or dequeued was resurrected from a stale entry
-    after `stale_reads` whole reads of the server by the sync (counted by
-    their last call, workers.get_all) since the person's click: a sync
+  - as the storm calms, a person stops or dequeues every handed-over task
+    waiting in a pool queue; no task a person stopped or dequeued was
+    resurrected from a stale entry after the third read of the clean cycles
+    that follow (they are not killed; the first read may have begun before
+    the person's clicks), nor after `stale_reads` whole reads of the server
+    by the sync (counted by their last call, workers.get_all) since the
+    person's click: a sync
     removes such entries right after the read that shows them, and only a
     kill between its read and the removal, or an agent's pop in that
     instant, may leave one for the next sync.
@@ -85,8 +89,9 @@ class Storm:
         self.counts = {"pops": 0, "starts": 0, "completed": 0, "expired": 0, "stops": 0, "agent_stops": 0,
                        "dequeues": 0, "moves": 0, "arrivals": 0, "steps": 0, "api_stops": 0,
                        "handed_over_touched": 0, "resurrected": 0,
-                       "resurrected_after_reads": 0}
+                       "resurrected_after_reads": 0, "swept": 0}
         self.calm = False
+        self.calm_reads = None  # the sync's reads when the storm calmed (set at the first calm step)
         self.done = threading.Event()
         self.next_id = 0
         self.events_seen = len(double.model.events)
@@ -133,6 +138,8 @@ class Storm:
             if now >= spec.get("next_poll", 0.0):
                 spec["next_poll"] = now + self.rng.uniform(*self.poll)
                 self.pull(model, spec, now)
+        if self.calm and self.calm_reads is None:
+            self.sweep(model)
         if not self.calm:
             if self.rng.random() < self.person_rate * STEP:
                 self.person(model)
@@ -269,7 +276,9 @@ class Storm:
         if task_id in self.let_go:
             reads = model.api_reads - self.let_go.pop(task_id)
             self.counts["resurrected_after_reads"] = max(self.counts["resurrected_after_reads"], reads)
-            if reads >= self.stale_reads:
+            # the clean cycles after the calm are never killed: each removes what it read
+            calm = self.calm_reads is not None and model.api_reads >= self.calm_reads + 3
+            if reads >= self.stale_reads or calm:
                 self.violation(f"task {task_id}, {status} by a person, was resurrected by an agent: its stale "
                                f"entry outlived {reads} reads of the server by the sync")
         self.stopped.discard(task_id)  # it runs again: no longer as the person left it
@@ -355,13 +364,39 @@ class Storm:
         finally:
             model.actor = "api"
 
+    def sweep(self, model):
+        """As the storm calms, a person stops or dequeues every handed-over task that
+        waits in a pool queue (an operator clearing a pool): the clean cycles that
+        follow must remove the stale entries before an agent runs them again."""
+        self.calm_reads = model.api_reads
+        for queue in list(model.queues):
+            if queue["name"] not in self.pool_queues:
+                continue
+            for entry in list(queue["entries"]):
+                task = model.tasks.get(entry["task"])
+                if task is None or task["status"] != "queued":
+                    continue
+                model.actor = "person"
+                try:
+                    if self.rng.random() < 0.5:
+                        model.tasks_stop({"task": task["id"], "force": True, "status_reason": "stopped by a person"})
+                        self.stopped.add(task["id"])
+                    else:
+                        model.tasks_dequeue({"task": task["id"]})
+                finally:
+                    model.actor = "api"
+                self.touched.add(task["id"])
+                self.let_go[task["id"]] = model.api_reads
+                self.counts["swept"] += 1
+
     def arrive(self, model):
         queue = self.rng.choice(self.arrival_queues or sorted(self.need))
         self.next_id += 1
         model.actor = "test"
         try:
             model.create_task({"id": f"storm{self.next_id:05d}", "name": f"storm-{self.next_id}",
-                               "status": "queued", "queue": queue})
+                               "status": "queued", "queue": queue,
+                               "enqueue_status": "created"})  # a draft a person enqueued
         finally:
             model.actor = "api"
         self.counts["arrivals"] += 1
