@@ -129,6 +129,7 @@ TEST(SyncStaleEntriesTest, AnUnreadableTaskIsLeftForTheNextCycle) {
   const Config config = testing::ConfigFromYaml(kConfig);
   const clearml::QueueList queues = clearml::ReadQueuesText(kQueues, "queues");
   const std::vector<sync::MoveIntent> all = sync::PlanRemovals(config, ReadAs(), queues, 1);
+  ASSERT_FALSE(all.empty());
   FakeTransport server;
   server.Script("auth.login", {OkAnswer(R"({"token": "T"})")});
   server.Script("tasks.get_all", {TransportFailure(HttpResponse::Outcome::kConnectFailed)});
