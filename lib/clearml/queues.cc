@@ -150,6 +150,7 @@ QueueList ReadQueuesText(std::string text, const std::string& file) {
   }
   list.by_task_ = NameMap<Listing>(listings.size());
   for (const auto& [task, listing] : listings) list.by_task_.emplace(task, listing);
+  list.entries_ = std::move(listings);
   return list;
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "clearml/response.h"
@@ -44,6 +45,9 @@ class QueueList {
   const Queue* FindByName(std::string_view name) const;
   /// Where `entries` list the task (its first listing).
   std::optional<Listing> ListingOf(std::string_view task) const;
+  /// Every entry of every queue: the task ID and where it is listed, in
+  /// queue order (a task listed twice is here twice).
+  const std::vector<std::pair<std::string_view, Listing>>& entries() const { return entries_; }
   /// Start loading what ListingOf(task) will read: its slot, then (once
   /// that is loaded) the task ID it holds.
   void PrefetchListing(std::string_view task) const { by_task_.prefetch(task); }
@@ -55,6 +59,7 @@ class QueueList {
   std::unique_ptr<TextArena> arena_;  ///< unescaped strings
   NameMap<uint32_t> by_id_, by_name_;
   NameMap<Listing> by_task_;
+  std::vector<std::pair<std::string_view, Listing>> entries_;
 };
 
 /// Parses a `queues.get_all` response (`data.queues`) or a JSON array of

@@ -7,6 +7,7 @@ const char* ActionKindName(ActionKind kind) {
     case ActionKind::kMove: return "move";
     case ActionKind::kStop: return "stop";
     case ActionKind::kRequeue: return "requeue";
+    case ActionKind::kRemove: return "remove";
   }
   return "move";
 }

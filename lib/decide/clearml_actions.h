@@ -6,7 +6,9 @@
 ///         queue, in placement order;
 ///   Stop: a preemption victim is asked to stop, after every move.
 /// (Re-queuing a stopped victim is the sync's own step: it follows a stop
-/// that the server has carried out, not a decision of one schedule.)
+/// that the server has carried out, not a decision of one schedule; so is
+/// removing a stale entry of a pool queue, decide/stale_entries.h: it
+/// follows a person's stop or dequeue, not a decision.)
 
 #include <cstddef>
 #include <functional>
@@ -17,10 +19,10 @@
 
 namespace rescfg {
 
-/// Requeue is carried out by the sync only (it follows a stop the server carried out).
-enum class ActionKind { kMove, kStop, kRequeue };
+/// Requeue and Remove are carried out by the sync only (they follow what the server shows).
+enum class ActionKind { kMove, kStop, kRequeue, kRemove };
 
-/// "move", "stop", "requeue": the name of a kind in outputs and journals.
+/// "move", "stop", "requeue", "remove": the name of a kind in outputs and journals.
 const char* ActionKindName(ActionKind kind);
 
 struct ClearmlAction {

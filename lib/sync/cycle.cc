@@ -13,6 +13,7 @@
 #include "sync/requeue.h"
 #include "sync/run_starts.h"
 #include "sync/server_snapshot.h"
+#include "sync/stale_entries.h"
 #include "sync/stop.h"
 #include "sync/stranded_tasks.h"
 
@@ -159,6 +160,14 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
     if (!recovered.acted && !settled.acted) break;  // else read again: the server changed
   }
   result.tasks_read = snapshot.tasks;
+  // Entries a person's stop or dequeue left in pool queues, at once: an agent
+  // that pops one runs the task again (sync/stale_entries.h).
+  const std::vector<MoveIntent> removals = PlanRemovals(config, snapshot, queues, settings.cycle);
+  if (settings.dry_run) {
+    PlannedRemovals(removals, clock, &result.moves);
+  } else {
+    CarryOutRemovals(api, removals, clock, settings.stop, &result.moves);
+  }
 
   const SyncPaths paths = SyncPathsOf(settings.state_dir);
   std::string error;
@@ -226,6 +235,9 @@ std::string CycleSummary(const CycleResult& r, int64_t cycle, bool dry_run) {
   }
   text += std::to_string(pending) + " pending" + (reasons.empty() ? "" : " (" + reasons + ")");
   text += PreemptionSummary(r);
+  if (const size_t removed = r.Count(MoveResult::kRemoved); removed > 0) {
+    text += ", " + std::to_string(removed) + " stale " + (removed == 1 ? "entry" : "entries") + " removed";
+  }
   const size_t rejected = r.report ? r.report->rejected.size() : 0;
   const size_t running = r.report ? r.report->running_count : 0;
   text += ", " + std::to_string(rejected) + " rejected, " + std::to_string(running) + " running; " + Seconds(r.micros) +

@@ -45,8 +45,9 @@ struct CycleResult {
   std::vector<Finding> findings;     ///< the snapshot reader's, to log
   std::vector<std::string> notes;    ///< the journal's recovery, to log
   std::optional<ScheduleReport> report;
-  /// Every action's report: re-queues and stuck stops, then moves in placement order, then stops
-  /// in decision order (MoveIntent::kind tells them apart).
+  /// Every action's report: re-queues and stuck stops, then removals of stale entries (in queue
+  /// order), then moves in placement order, then stops in decision order (MoveIntent::kind tells
+  /// them apart).
   std::vector<MoveReport> moves;
   size_t stopping = 0;               ///< victims rescfg stopped that have not ended yet (the journal's)
   /// The moves were made but the journal could not record their results: why (they are in `moves`).
@@ -65,7 +66,8 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
 
 /// The stderr summary: "cycle 3: 120 tasks read, 10 moved, 0 skipped, 0
 /// failed, 30 pending (capacity 20, limit 10), 2 rejected; 0.532 s, 0.498 s
-/// waiting for the server".
+/// waiting for the server" (", 2 stale entries removed" before the rejected
+/// count when the cycle removed some).
 std::string CycleSummary(const CycleResult& result, int64_t cycle, bool dry_run);
 
 /// Microseconds as seconds with three decimals ("0.532").

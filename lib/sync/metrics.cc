@@ -21,6 +21,14 @@ std::string Label(const char* key, std::string_view value) {
   return std::string(key) + "=\"" + LabelValue(value) + "\"";
 }
 
+/// A counter's samples for `done` (moved, removed), skipped, failed and planned: 0 when none.
+void ByResult(std::string* out, const char* name, MoveResult done, const std::map<std::string, uint64_t>& counts) {
+  for (MoveResult r : {done, MoveResult::kSkipped, MoveResult::kFailed, MoveResult::kPlanned}) {
+    auto it = counts.find(MoveResultName(r));
+    Sample(out, name, Label("result", MoveResultName(r)), std::to_string(it == counts.end() ? 0 : it->second));
+  }
+}
+
 }  // namespace
 
 std::string LabelValue(std::string_view text) {
@@ -44,6 +52,7 @@ void CountCycle(const CycleResult& cycle, MetricsTotals* totals) {
   if (cycle.status != CycleResult::Status::kCompleted) ++totals->failed_cycles;
   for (const MoveReport& m : cycle.moves) {
     if (m.intent.kind == ActionKind::kMove) ++totals->moves[MoveResultName(m.result)];
+    if (m.intent.kind == ActionKind::kRemove) ++totals->stale_entries[MoveResultName(m.result)];
   }
   CountPreemptions(cycle, totals);
 }
@@ -88,11 +97,11 @@ std::string RenderMetrics(const CycleResult* last, const CycleResult& latest, co
     Sample(&out, "rescfg_sync_enabled", "", report.enabled ? "1" : "0");
   }
   Header(&out, "rescfg_sync_moves_total", "counter", "Moves since the sync started, by result.");
-  for (const char* result : {MoveResultName(MoveResult::kMoved), MoveResultName(MoveResult::kSkipped),
-                             MoveResultName(MoveResult::kFailed), MoveResultName(MoveResult::kPlanned)}) {
-    auto it = totals.moves.find(result);
-    Sample(&out, "rescfg_sync_moves_total", Label("result", result), std::to_string(it == totals.moves.end() ? 0 : it->second));
-  }
+  ByResult(&out, "rescfg_sync_moves_total", MoveResult::kMoved, totals.moves);
+  Header(&out, "rescfg_sync_stale_entries_total", "counter",
+         "Entries of pool queues whose task is neither queued nor running (left by a stop or dequeue), "
+         "removed since the sync started, by result.");
+  ByResult(&out, "rescfg_sync_stale_entries_total", MoveResult::kRemoved, totals.stale_entries);
   RenderPreemptionMetrics(totals, &out);
   Header(&out, "rescfg_sync_cycles_total", "counter", "Cycles since the sync started.");
   Sample(&out, "rescfg_sync_cycles_total", "", std::to_string(totals.cycles));

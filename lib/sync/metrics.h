@@ -16,6 +16,7 @@ struct MetricsTotals {
   int64_t cycles = 0;
   int64_t failed_cycles = 0;  ///< cycles that could not complete (the server, the state)
   std::map<std::string, uint64_t> moves;  ///< by result
+  std::map<std::string, uint64_t> stale_entries;  ///< removals of stale entries, by result
   /// Victims stopped (result stopped) since the start, by the victim's policy and the pool.
   std::map<std::pair<std::string, std::string>, uint64_t> preemptions;
   /// Stops and re-queues since the start, by action and result.
@@ -29,7 +30,8 @@ void CountCycle(const CycleResult& cycle, MetricsTotals* totals);
 
 /// The file: per pool in use and size, per policy used, reserved and limit
 /// (when it has one), pending tasks per policy and reason (from the last
-/// completed cycle, `last`, when there is one), moves per result and API
+/// completed cycle, `last`, when there is one), moves and removals of stale
+/// entries per result and API
 /// errors per endpoint (since the start), the last cycle's duration and
 /// time spent waiting for the server, and when it ended (`now_unix`).
 std::string RenderMetrics(const CycleResult* last, const CycleResult& latest, const MetricsTotals& totals,

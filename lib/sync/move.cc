@@ -22,6 +22,7 @@ const char* MoveResultName(MoveResult result) {
     case MoveResult::kStopped: return "stopped";
     case MoveResult::kRequeued: return "requeued";
     case MoveResult::kStuck: return "stuck";
+    case MoveResult::kRemoved: return "removed";
   }
   return "failed";
 }

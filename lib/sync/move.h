@@ -28,9 +28,9 @@ namespace rescfg::sync {
 
 /// How an action ended (a move, a stop or a re-queue: ActionKind); MoveResultName is its
 /// one name in outputs, metrics and the journal.
-enum class MoveResult { kPlanned, kMoved, kSkipped, kFailed, kStopped, kRequeued, kStuck };
+enum class MoveResult { kPlanned, kMoved, kSkipped, kFailed, kStopped, kRequeued, kStuck, kRemoved };
 using ActionResult = MoveResult;
-/// "planned", "moved", "skipped", "failed", "stopped", "requeued", "stuck".
+/// "planned", "moved", "skipped", "failed", "stopped", "requeued", "stuck", "removed".
 const char* MoveResultName(MoveResult result);
 
 struct MoveReport {

@@ -10,6 +10,7 @@ std::string RecordFrom(const MoveIntent& m) {
     case ActionKind::kMove: return m.from;
     case ActionKind::kStop: return m.to;
     case ActionKind::kRequeue: return "";
+    case ActionKind::kRemove: return m.to;
   }
   return "";
 }
@@ -19,13 +20,14 @@ std::string RecordTo(const MoveIntent& m) {
     case ActionKind::kMove: return m.to;
     case ActionKind::kStop: return "";
     case ActionKind::kRequeue: return m.from;
+    case ActionKind::kRemove: return "";
   }
   return "";
 }
 
 bool HasDetail(const MoveReport& r) {
   return r.result == MoveResult::kSkipped || r.result == MoveResult::kFailed || r.result == MoveResult::kStuck ||
-         (r.result == MoveResult::kRequeued && !r.detail.empty());
+         ((r.result == MoveResult::kRequeued || r.intent.kind == ActionKind::kRemove) && !r.detail.empty());
 }
 
 std::string MoveJsonLine(const MoveReport& r, int64_t cycle) {
@@ -43,12 +45,13 @@ std::string MoveJsonLine(const MoveReport& r, int64_t cycle) {
   field("action", ActionKindName(m.kind));
   field("task", m.task);
   field("name", m.name, true);
-  field("policy", m.policy);
-  field("profile", m.profile);
+  const bool remove = m.kind == ActionKind::kRemove;  // of a task the sync knows no policy of
+  field("policy", m.policy, remove);
+  field("profile", m.profile, remove);
   field("pool", m.pool);
   field("from", RecordFrom(m), m.kind != ActionKind::kMove);
   field("to", RecordTo(m), m.kind != ActionKind::kMove);
-  if (m.kind != ActionKind::kMove) field("for", m.preemptor);
+  if (m.kind == ActionKind::kStop || m.kind == ActionKind::kRequeue) field("for", m.preemptor);
   field("result", MoveResultName(r.result));
   if (HasDetail(r)) field("detail", r.detail);
   return out + "}\n";

@@ -6,8 +6,11 @@
 ///    "pool": "H100", "from": "dev-4gpu", "to": "h100-4gpu", "result": "moved"}
 /// A stop's "from" is the queue its victim runs from (null when unknown) and
 /// its "to" null; a re-queue's "from" is null and its "to" the policy queue;
-/// both add "for": "POLICY/JOB", the preemptor. skipped, failed and stuck add
-/// "detail" (a re-queue left at the end of its queue too).
+/// both add "for": "POLICY/JOB", the preemptor. A removal of a stale entry
+/// ("action": "remove") has "from" the pool queue that listed the task, "to",
+/// "name", "policy" and "profile" null, and "detail" (the task's status).
+/// skipped, failed and stuck add "detail" (a re-queue left at the end of its
+/// queue too).
 
 #include <cstdint>
 #include <string>

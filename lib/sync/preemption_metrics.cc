@@ -9,7 +9,7 @@ void CountPreemptions(const CycleResult& cycle, MetricsTotals* totals) {
   const bool completed = cycle.status == CycleResult::Status::kCompleted;
   size_t stuck = 0;
   for (const MoveReport& m : cycle.moves) {
-    if (m.intent.kind == ActionKind::kMove) continue;
+    if (m.intent.kind == ActionKind::kMove || m.intent.kind == ActionKind::kRemove) continue;
     ++totals->actions[{ActionKindName(m.intent.kind), MoveResultName(m.result)}];
     if (m.intent.kind != ActionKind::kStop) continue;
     if (m.result == MoveResult::kStopped) ++totals->preemptions[{m.intent.policy, m.intent.pool}];

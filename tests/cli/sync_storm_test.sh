@@ -3,12 +3,17 @@
 # random instants, again and again (100 kills; 1000 with RESCFG_TEST_DEEP),
 # while the double's storm (tests/double/clearml_storm.py) runs in real
 # time: agents that take 0.1 to 1 s between popping a task and starting it,
-# workers that expire while their task runs, people who stop, dequeue and
-# move tasks, new tasks arriving. The moves are slowed a little so that
-# kills land inside them. Checked all along, from the server's records: no
-# pool over its size, no task put in a queue while an agent holds it or
-# after a person stopped it; and at the end, after clean cycles: no task
-# lost (queued in no queue), listed twice or handed over twice.
+# workers that expire while their task runs, agents that run whatever they
+# pop (as clearml-agent does, stale entries included), people who stop,
+# dequeue and move tasks (handed-over ones waiting in pool queues among
+# them, and all of those as the storm calms), new tasks arriving. The moves
+# are slowed a little so that kills land inside them. Checked all along,
+# from the server's records: no pool over its size, no task put in a queue
+# while an agent holds it or after a person stopped it, no task a person
+# stopped or dequeued resurrected from a stale entry the sync had read
+# (clearml_storm.py says how often); and at the end, after clean cycles:
+# no task lost (queued in no queue), listed twice or handed over twice, no
+# pool queue listing a task that is neither queued nor running.
 set -u
 source "$(dirname "$0")/harness.sh" "$@"
 source "$SRC/tests/cli/sync_lib.sh"

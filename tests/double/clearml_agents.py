@@ -23,8 +23,20 @@ agent in turn:
    (`in_progress`, a worker `HOST:gpuA,B` reports it); in `k8s` mode, like
    clearml-agent's k8s glue, it parks it in the hidden `k8s_scheduler` queue
    (`tasks.enqueue` with `update_execution_queue: false`), status still
-   `queued`, and runs it later. A popped entry whose task is gone or no longer
-   queued is dropped, as an agent would.
+   `queued`, and runs it later. A popped entry whose task is gone is dropped.
+   One whose task is no longer queued (a stale entry: a person stopped or
+   dequeued a task handed over with update_execution_queue: false, and the
+   server removed only the entry of its execution.queue) is NOT dropped: the
+   server sets a stopped task back to queued as it pops it (clearml_model.py,
+   queues_get_next_task), and clearml-agent does not look at the status
+   (clearml-agent ac65a93d, clearml_agent/commands/worker.py: run_tasks_loop,
+   lines 1654-1690, calls tasks.started {force: true, status_message "pulled
+   by agent"} on whatever get_next_task returned; run_one_task, lines
+   1220-1224, again with force): a direct agent runs it, whatever its status
+   was. The k8s glue (clearml_agent/glue/k8s.py run_one_task, lines 490-541)
+   parks it with tasks.enqueue {update_execution_queue: false}: refused (12)
+   for a task that is not queued, logged and skipped; a stopped one, queued
+   again by the pop, is parked and run.
 
 Spec: {"name", "host", "mode": "direct"|"k8s", "capacity": GPUs,
 "queues": [{"queue": NAME, "gpus": N, "need_param": "runtime.gpus_request"}],
@@ -138,6 +150,10 @@ class Agent:
 
     def start(self, model, task, held):
         held.update(phase="running", ticks=self.run_ticks)
+        if task["status"] != "queued":  # a stale entry: tasks.started with force, as clearml-agent
+            model.tasks_started({"task": task["id"], "status_message": "pulled by agent", "force": True,
+                                 "last_worker": self.worker_id(held), "worker_live": True})
+            return
         model.change_status(task, "in_progress", "", "running", expected="queued",
                             last_worker=self.worker_id(held), worker_live=True,
                             started=task.get("started") or now_text())  # started keeps the first start
@@ -157,8 +173,8 @@ class Agent:
                 return
             entry = model.queues_get_next_task({"queue": queue["id"]})["entry"]
             task = model.tasks.get(entry["task"])
-            if task is None or task["status"] != "queued":
-                continue  # a stale entry: dropped
+            if task is None:
+                continue  # deleted: tasks.started fails, and the agent goes on
             pulled += 1
             gpus = []
             if need.denominator == 1 and len(self.slots) >= need:

@@ -90,6 +90,7 @@ class Model:
         self.popped = set()  # tasks an agent popped and has not started (a test's person "pop")
         self.api_stops = {}  # task id -> tasks.stop calls made through the API
         self.api_stop_log = []  # (task id, status, status_message) before each of them
+        self.api_reads = 0  # workers.get_all calls through the API: the sync's last call of a read
         for queue in setup.get("queues", []):
             self.create_queue(queue)
         for task in setup.get("tasks", []):
@@ -329,6 +330,16 @@ class Model:
             self.api_stops[task["id"]] = self.api_stops.get(task["id"], 0) + 1
         return res
 
+    def tasks_started(self, body):
+        """services/tasks.py::started (clearml-server 0b769d48, lines 369-400) as
+        clearml-agent calls it right after a pop (force: true): any status, stopped,
+        created, failed or completed included, becomes in_progress."""
+        task = self.get_task(body.get("task"))
+        fields = {key: body[key] for key in ("last_worker", "worker_live") if key in body}
+        return self.change_status(task, "in_progress", body.get("status_reason", ""),
+                                  body.get("status_message", ""), force=bool(body.get("force")),
+                                  started=task.get("started") or now_text(), completed=None, **fields)
+
     def tasks_stopped(self, body):
         """services/tasks.py::stopped, as the agent calls it once it killed the task:
         its own status_reason and message overwrite the ones of tasks.stop."""
@@ -392,6 +403,14 @@ class Model:
         return {"position": 0}
 
     def queues_get_next_task(self, body):
+        """Pops the head entry whatever its task's status: the server skips no
+        entry (clearml-server 0b769d48, apiserver/bll/queue/queue_bll.py
+        QueueBLL.get_next_task, lines 310-337: an atomic pop of entries[0], no look
+        at the task), and apiserver/services/queues.py get_next_task (lines
+        173-189) then sets a `stopped` task back to `queued` ("fix racing
+        condition that can result in the task being aborted by an agent after it
+        was already placed in a queue": a raw update, status_changed untouched).
+        So a stale entry of a stopped task comes back as a queued task."""
         queue = self.get_queue(body.get("queue"))
         want = body.get("task")
         if not queue["entries"] or (want and queue["entries"][0]["task"] != want):
@@ -405,6 +424,8 @@ class Model:
 
     # -- workers ---------------------------------------------------------------
     def workers_get_all(self, body, agent_workers=()):
+        if self.actor == "api":
+            self.api_reads += 1
         return {"workers": copy.deepcopy(self.workers + list(agent_workers))}
 
     # -- checks of the invariants (for tests) ---------------------------------

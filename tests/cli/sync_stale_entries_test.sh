@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Stale entries (rescfg(1), "rescfg sync", Stale entries): a task the sync
+# handed over keeps its policy queue as execution.queue, so a person who
+# stops or dequeues it while it waits in its pool queue leaves its entry
+# there (the server removes only the entry of execution.queue). An agent
+# that pops that entry runs the task again: the double's agents do what
+# clearml-agent does (tests/double/clearml_agents.py). Each cycle removes
+# such entries, guarded by a fresh read of the task; --dry-run only plans.
+set -u
+source "$(dirname "$0")/harness.sh" "$@"
+source "$SRC/tests/cli/sync_lib.sh"
+require_sync
+
+setup_json "$(jq -n '[range(4) | {id: "s\(.)", name: "train-s\(.)", status: "queued", enqueue_status: "created", queue: "sandbox-2gpu"}]')" > setup.json
+start_double setup.json
+
+status_of() { ctl state | jq -r --arg t "$1" '.tasks[] | select(.id == $t) | .status'; }
+listed_in() { ctl state | jq -r --arg t "$1" '[.queues[] | select(any(.entries[]; .task == $t)) | .name] | join(",")'; }
+removals() { jq -sc '[.[] | select(.action == "remove") | "\(.task) \(.from) \(.to) \(.result)"]' out.txt; }
+
+# Cycle 1 hands the four tasks to Metal; no agent has ticked: they wait in metal-2gpu.
+sync_once; [ $? = 0 ] || fail "cycle 1: exit: $(head -3 err.txt)"
+[ "$(listed_in s0)" = metal-2gpu ] || fail "cycle 1: s0 is not waiting in metal-2gpu: $(listed_in s0)"
+# A person stops s0 and dequeues s1: their entries stay in metal-2gpu.
+ctl person '{"task": "s0", "action": "stop"}' >/dev/null
+ctl person '{"task": "s1", "action": "dequeue"}' >/dev/null
+[ "$(status_of s0) $(listed_in s0) $(status_of s1) $(listed_in s1)" = "stopped metal-2gpu created metal-2gpu" ] ||
+  fail "the double does not leave the pool queue's entries of a stop and a dequeue"
+ctl tasks '{"tasks": [{"id": "n0", "name": "n0", "status": "queued", "enqueue_status": "created", "queue": "sandbox-2gpu"},
+                      {"id": "n1", "name": "n1", "status": "queued", "enqueue_status": "created", "queue": "sandbox-2gpu"}]}' >/dev/null
+
+# --dry-run plans the removals and removes nothing.
+sync_once --dry-run; [ $? = 0 ] || fail "dry run: exit: $(head -3 err.txt)"
+[ "$(removals)" = '["s0 metal-2gpu null planned","s1 metal-2gpu null planned"]' ] ||
+  { fail "dry run: the removals are not planned: $(removals)"; sed 's/^/  | /' out.txt >&2; }
+[ "$(listed_in s0)" = metal-2gpu ] || fail "dry run: the entry of s0 was removed"
+
+# Cycle 2 removes both entries, says so, counts them, and hands n0 and n1 over.
+sync_once --metrics metrics.prom; [ $? = 0 ] || fail "cycle 2: exit: $(head -3 err.txt)"
+[ "$(removals)" = '["s0 metal-2gpu null removed","s1 metal-2gpu null removed"]' ] ||
+  { fail "cycle 2: the stale entries are not removed: $(removals)"; sed 's/^/  | /' out.txt >&2; }
+[ "$(jq -sr '[.[] | select(.action == "remove") | .detail] | join(" / ")' out.txt)" != "" ] &&
+  contains out.txt "its status is stopped" && contains out.txt "its status is created"
+[ -z "$(listed_in s0)$(listed_in s1)" ] || fail "cycle 2: still listed: s0 in '$(listed_in s0)', s1 in '$(listed_in s1)'"
+contains err.txt "2 stale entries removed"
+grep -q '^rescfg_sync_stale_entries_total{result="removed"} 2$' metrics.prom ||
+  fail "cycle 2: no metric: $(grep stale_entries metrics.prom)"
+# The agents run what waits in the pool, and nothing a person stopped or dequeued.
+ctl tick '{"n": 2}' >/dev/null
+got="$(status_of s0) $(status_of s1) $(status_of s2) $(status_of s3) $(status_of n0) $(status_of n1)"
+[ "$got" = "stopped created in_progress in_progress in_progress in_progress" ] ||
+  fail "after the agents' tick: s0 s1 s2 s3 n0 n1 are $got (s0 and s1 must stay as the person left them)"
+check_invariants "after the removals" out.txt
+sync_once; [ $? = 0 ] || fail "cycle 3: exit: $(head -3 err.txt)"
+[ "$(removals)" = '[]' ] || fail "cycle 3: removes again: $(removals)"
+
+# Races: a person enqueues a stopped, handed-over task again right after the
+# sync's read (the guard's read sees it queued), or right before the removal
+# (the server's enqueue took the entry out: 703). Both are left alone.
+for when in "after:workers.get_all" "queues.remove_task"; do
+  reset_double setup.json
+  rm -rf state/sync
+  sync_once; [ $? = 0 ] || fail "$when: cycle 1: exit: $(head -3 err.txt)"
+  ctl person '{"task": "s2", "action": "stop"}' >/dev/null
+  ctl faults "{\"faults\": [{\"kind\": \"person\", \"on\": \"$when\", \"task\": \"s2\", \"action\": \"move\",
+                            \"to\": \"sandbox-2gpu\"}]}" >/dev/null
+  sync_once; [ $? = 0 ] || fail "$when: cycle 2: exit: $(head -3 err.txt)"
+  [ "$(removals)" = '["s2 metal-2gpu null skipped"]' ] ||
+    { fail "$when: the re-enqueued task is not skipped: $(removals)"; sed 's/^/  | /' out.txt >&2; }
+  case $when in
+    after:*) contains out.txt "its status is queued now" ;;
+    *) contains out.txt "703" ;;
+  esac
+  [ "$(status_of s2) $(listed_in s2)" = "queued sandbox-2gpu" ] ||
+    fail "$when: s2 is $(status_of s2) in '$(listed_in s2)', not queued in sandbox-2gpu"
+  check_invariants "$when" out.txt
+done
+
+if [ "$failures" -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
+echo "sync stale entries: all passed"
