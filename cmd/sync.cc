@@ -97,6 +97,24 @@ void WriteMetrics(const std::string& path, const sync::CycleResult* last_complet
   if (!WriteFileAtomically(path, text, &error)) spdlog::error("--metrics: {}", error);
 }
 
+/// The findings of a cycle, whose messages quote the server's task names.
+void LogServerFindings(const std::vector<Finding>& findings) {
+  std::vector<Finding> shown = findings;
+  for (Finding& f : shown) f.message = sync::ServerText(f.message), f.hint = sync::ServerText(f.hint);
+  LogFindings(shown);
+}
+
+/// The records of what a cycle carried out, also before it failed (its re-queues, its stops).
+bool WriteRecords(const SyncOptions& options, const sync::CycleResult& result, int64_t cycle) {
+  if (result.status != sync::CycleResult::Status::kCompleted && result.moves.empty()) return true;
+  const std::string text =
+      options.format == "table" ? sync::MoveTable(result.moves, cycle) : sync::MoveJsonLines(result.moves, cycle);
+  if (text.empty() && options.output.empty()) return true;
+  if (!WriteOutput(options.output, text)) return false;
+  if (options.output.empty()) std::fflush(stdout);
+  return true;
+}
+
 }  // namespace
 
 int RunSync(const SyncOptions& options) {
@@ -178,19 +196,9 @@ int RunSync(const SyncOptions& options) {
     settings.cycle = cycle;
     sync::CycleResult result = sync::RunCycle(api, *journal, settings);
     for (const auto& note : result.notes) spdlog::warn("{}: {}", state_dir, sync::ServerText(note));
-    std::vector<Finding> shown = result.findings;  // they quote the server's task names
-    for (Finding& f : shown) f.message = sync::ServerText(f.message), f.hint = sync::ServerText(f.hint);
-    LogFindings(shown);
+    LogServerFindings(result.findings);
     const bool completed = result.status == sync::CycleResult::Status::kCompleted;
-    // The records of what was carried out, also before a cycle failed (its re-queues, its stops).
-    if (completed || !result.moves.empty()) {
-      const std::string text = options.format == "table" ? sync::MoveTable(result.moves, cycle)
-                                                         : sync::MoveJsonLines(result.moves, cycle);
-      if (!text.empty() || !options.output.empty()) {
-        if (!WriteOutput(options.output, text)) return kExitUnusable;
-        if (options.output.empty()) std::fflush(stdout);
-      }
-    }
+    if (!WriteRecords(options, result, cycle)) return kExitUnusable;
     if (completed) {
       if (result.report) {
         const std::string unplaced = sync::RunningInNoPoolWarning(sync::RunningInNoPool(*result.report));
