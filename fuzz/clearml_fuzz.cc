@@ -100,11 +100,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // The requests of a report whose every queued job is assigned to its first link.
   rescfg::ScheduleReport report;
+  report.jobs.ShareNames(resolved.outcomes);
   for (size_t i = 0; i < resolved.outcomes.size(); ++i) {
     if (resolved.outcomes[i].status != rescfg::JobStatus::kPending || !resolved.outcomes[i].id) continue;
-    report.jobs.push_back(resolved.outcomes[i]);
-    rescfg::JobOutcome& job = report.jobs.Whole(report.jobs.size() - 1);
-    job.queue = resolved.names.link_queues[0][0];
+    report.jobs.push_back(resolved.outcomes.Whole(i));
+    rescfg::OutcomeRecord& job = report.jobs.Whole(report.jobs.size() - 1);
+    job.route = report.jobs.LinkRoute(0, 0, false);
     report.assignments.push_back(report.jobs.size() - 1);
   }
   rescfg::clearml::RenderEnqueueRequests(report, companions.queues);

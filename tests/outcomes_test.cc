@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -70,7 +71,9 @@ Outcomes Write(const std::vector<Planned>& plan, size_t split, size_t gap, TextA
     if (p.compact) {
       if (!w.Compact(slot, entry, p.line, p.column, "invalid-job", kTexts[p.message], text)) ADD_FAILURE() << i;
     } else {
-      JobOutcome o = Expected(p, entry);
+      OutcomeRecord o;
+      o.entry = entry;
+      o.status = JobStatus::kPending;
       o.id = text->Keep(p.id);
       w.Whole(slot, o);
     }
@@ -121,7 +124,7 @@ TEST(Outcomes, CopiesAndAppendsAreWhole) {
   TextArena text;
   Outcomes store = Write({{true, 2, 0, 1, ""}, {false, 0, 0, 0, "x"}}, 1, 0, &text);
   Outcomes copy = store;
-  JobOutcome extra;
+  OutcomeRecord extra;
   extra.entry = 3;
   extra.id = "y";
   copy.push_back(extra);
@@ -130,6 +133,52 @@ TEST(Outcomes, CopiesAndAppendsAreWhole) {
   EXPECT_EQ(copy[1].id, "x");
   EXPECT_EQ(copy[2].id, "y");
   EXPECT_EQ(store.size(), 2u);
+}
+
+/// A record numbers its pool, its queue and link, and its reason; it reads
+/// back as the names they stand for, and its amount as it was.
+TEST(Outcomes, RecordsReadBackTheNamesTheyNumber) {
+  const std::vector<std::string_view> pools = {"p0", "p1"}, pool_queues = {"q0", "q1"};
+  const std::vector<std::vector<std::string_view>> links = {{"l00"}, {"", "l11"}};
+  const std::vector<std::vector<std::string_view>> link_queues = {{"lq00"}, {"lq10", "lq11"}};
+  Outcomes store;
+  store.SetNames(pools, pool_queues, links, link_queues);
+  struct Case {
+    uint32_t pool, route;
+    TextRef want_pool, want_queue, want_link;
+  };
+  const Case cases[] = {
+      {0, 0, {}, {}, {}},
+      {Outcomes::PoolNumber(1), Outcomes::PoolRoute(1, false), "p1", "q1", {}},
+      {Outcomes::PoolNumber(0), Outcomes::PoolRoute(0, true), "p0", "q0", ""},
+      {Outcomes::PoolNumber(0), store.LinkRoute(0, 0, true), "p0", "lq00", "l00"},
+      {Outcomes::PoolNumber(1), store.LinkRoute(1, 0, true), "p1", "lq10", ""},
+      {Outcomes::PoolNumber(1), store.LinkRoute(1, 1, false), "p1", "lq11", {}},
+      {Outcomes::PoolNumber(1), store.LinkRoute(1, 1, true), "p1", "lq11", "l11"},
+  };
+  for (const Case& c : cases) {
+    OutcomeRecord r;
+    r.pool = c.pool;
+    r.route = c.route;
+    r.reason = OutcomeReasonCode("fifo-blocked");
+    r.set_resources(Quantity::FromTicks(Quantity::kTicksPerUnit / 7 * 3));
+    store.push_back(r);
+    const JobOutcome o = store[store.size() - 1];
+    EXPECT_EQ(o.pool, c.want_pool) << c.route;
+    EXPECT_EQ(o.queue, c.want_queue) << c.route;
+    EXPECT_EQ(o.link, c.want_link) << c.route;
+    EXPECT_EQ(o.reason, "fifo-blocked");
+    EXPECT_EQ(o.resources->ToString(), "3/7");
+  }
+  OutcomeRecord none;
+  store.push_back(none);
+  EXPECT_FALSE(store[store.size() - 1].resources.has_value());
+  EXPECT_FALSE(store[store.size() - 1].reason.has_value());
+  Outcomes shared;
+  shared.ShareNames(store);
+  shared.push_back(store.Whole(3));
+  EXPECT_EQ(shared[0].link, "l00");
+  EXPECT_THROW(OutcomeReasonCode("no-such-reason"), std::logic_error);
 }
 
 TEST(Outcomes, AReasonOutsideTheCompactOnesStaysWhole) {

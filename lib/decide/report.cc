@@ -28,7 +28,7 @@ std::vector<std::string> DynamicParameterPaths(const Config& config) {
 namespace {
 
 /// Appends `note` to a job's message ("; " between notes).
-void AddNote(ScheduleReport* report, JobOutcome* job, const std::string& note) {
+void AddNote(ScheduleReport* report, OutcomeRecord* job, const std::string& note) {
   job->message_text = report->text.Keep(job->message_text ? std::string(*job->message_text) + "; " + note : note);
 }
 
@@ -53,7 +53,7 @@ void FlagRunningJobs(const Config& config, const std::vector<Holding>& holdings,
   }
   if (over.empty()) return;
   for (size_t i : report->running) {
-    JobOutcome& job = report->jobs.Whole(i);
+    OutcomeRecord& job = report->jobs.Whole(i);
     auto it = job.policy ? over.find(*job.policy) : over.end();
     if (it == over.end()) continue;
     const PolicySummary& policy = *it->second;
@@ -71,6 +71,10 @@ constexpr size_t kParallelPending = size_t(1) << 16;
 void FillPending(const SchedulingResult& result, const ResolvedJobs& resolved,
                  const std::vector<std::string_view>& messages, size_t from, size_t to, ScheduleReport* report,
                  TextArena* text) {
+  uint8_t reason_code[size_t(PendingReason::kCapacity) + 1];
+  for (size_t r = 0; r <= size_t(PendingReason::kCapacity); ++r) {
+    reason_code[r] = OutcomeReasonCode(PendingReasonName(static_cast<PendingReason>(r)));
+  }
   // Pending jobs come in queue order, their outcomes in file order: each
   // is a cache miss, so outcomes a few jobs ahead are fetched early (and
   // their index in `queued_outcome` a few more ahead).
@@ -80,9 +84,9 @@ void FillPending(const SchedulingResult& result, const ResolvedJobs& resolved,
     if (k + kAhead < to) __builtin_prefetch(&report->jobs.Whole(resolved.queued_outcome[result.pending[k + kAhead].job]));
     const PendingJob& pending = result.pending[k];
     const size_t index = resolved.queued_outcome[pending.job];
-    JobOutcome& out = report->jobs.Whole(index);
+    OutcomeRecord& out = report->jobs.Whole(index);
     out.status = JobStatus::kPending;
-    out.reason = PendingReasonName(pending.reason);
+    out.reason = reason_code[size_t(pending.reason)];
     if (!pending.blocked_by && !out.message_text) {
       out.message_text = messages[pending.message];
     } else {
@@ -124,13 +128,13 @@ void NameMachines(const Config& config, const ResolvedJobs& resolved, const Sche
   };
   for (const Placement& p : result.placements) {
     if (p.machine == Placement::kNoMachine) continue;
-    JobOutcome& out = report->jobs.Whole(resolved.queued_outcome[p.job]);
+    OutcomeRecord& out = report->jobs.Whole(resolved.queued_outcome[p.job]);
     out.node = report->text.Keep(MachineNumbers(p.machine, spans_of(result.job_spans, p.job)));
   }
   const auto& holdings = resolved.input.holdings;
   for (size_t k = 0; k < holdings.size() && k < report->running.size(); ++k) {
     if (!holdings[k].pool || !config.pools[*holdings[k].pool].nodes) continue;
-    JobOutcome& out = report->jobs.Whole(report->running[k]);
+    OutcomeRecord& out = report->jobs.Whole(report->running[k]);
     const uint32_t machine = k < result.holding_machine.size() ? result.holding_machine[k] : Placement::kNoMachine;
     if (holdings[k].machine != Holding::kBestFit) continue;  // named, or held in the pool only: said already
     if (machine == Placement::kNoMachine) {
@@ -172,13 +176,12 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved, in
   report.assignments.reserve(result.placements.size());
   for (const Placement& placement : result.placements) {
     size_t index = resolved.queued_outcome[placement.job];
-    JobOutcome& out = report.jobs.Whole(index);
-    const auto& links = names.links[resolved.input.queued[placement.job].profile];
+    OutcomeRecord& out = report.jobs.Whole(index);
+    const uint32_t profile = resolved.input.queued[placement.job].profile;
     out.status = JobStatus::kAssigned;
-    out.pool = names.pools[placement.pool];
-    const auto& queues = names.link_queues[resolved.input.queued[placement.job].profile];
-    out.queue = placement.link < queues.size() ? TextRef(queues[placement.link]) : TextRef(names.queues[placement.pool]);
-    out.link = placement.link < links.size() ? TextRef(links[placement.link]) : TextRef("");
+    out.pool = Outcomes::PoolNumber(placement.pool);
+    out.route = placement.link < names.links[profile].size() ? report.jobs.LinkRoute(profile, placement.link, true)
+                                                             : Outcomes::PoolRoute(placement.pool, true);
     // A fallback note from need resolution (the dynamic value was not an
     // amount) stays: the job runs with its profile's allotment.
     report.assignments.push_back(index);
@@ -199,7 +202,8 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved, in
   report.rejected = std::move(resolved.rejected);
   report.running = std::move(resolved.running);
   report.running_count = report.running.size();
-  std::map<std::string_view, size_t> overfull;
+  std::vector<bool> overfull(config.pools.size());
+  bool any_overfull = false;
   for (size_t x = 0; x < config.pools.size(); ++x) {
     const Pool& pool = config.pools[x];
     report.pools.push_back({pool.name, pool.queue, pool.resources, result.pool_in_use[x],
@@ -207,17 +211,17 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved, in
                             pool.paused, pool.nodes, {}, {}});
     if (pool.nodes) DescribeMachines(result.machine_free[x], &report.pools.back());
     report.pools.back().gpu_fractions = pool.gpu_fractions;
-    if (result.pool_in_use[x] > pool.resources) overfull.emplace(pool.name, x);
+    if (result.pool_in_use[x] > pool.resources) overfull[x] = any_overfull = true;
   }
   // Over-full pools are reported on each running job they hold.
   for (size_t i : report.running) {
-    if (overfull.empty()) break;
-    JobOutcome& job = report.jobs.Whole(i);
-    auto it = overfull.find(*job.pool);
-    if (it == overfull.end()) continue;
+    if (!any_overfull) break;
+    OutcomeRecord& job = report.jobs.Whole(i);
+    if (job.pool == 0 || !overfull[job.pool - 1]) continue;
+    const size_t x = job.pool - 1;
     AddNote(&report, &job,
-            "pool '" + std::string(*job.pool) + "' is over-full: " +
-                HumanAmountOf(result.pool_in_use[it->second], config.pools[it->second]) + " in use");
+            "pool '" + config.pools[x].name + "' is over-full: " + HumanAmountOf(result.pool_in_use[x], config.pools[x]) +
+                " in use");
   }
   for (size_t p = 0; p < config.policies.size(); ++p) {
     const Policy& policy = config.policies[p];

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "util/quantity.h"
 #include "util/text_ref.h"
@@ -75,6 +76,46 @@ struct JobOutcome {
   uint32_t message_line = 0;          ///< the message's place: "line N: " (0: none)
   uint32_t message_column = 0;        ///< and ", column C" after the line (0: none)
 };
+
+/// One outcome as the store keeps it (Outcomes): what JobOutcome says, with
+/// its pool, queue and link as numbers into the configuration's names, its
+/// reason as a number and its amount as ticks. Readers get a JobOutcome made
+/// from it (Outcomes::operator[], At, the iterator): the text of the names
+/// is only looked up as the outputs write them.
+struct OutcomeRecord {
+  TextRef id, policy, profile, message_text, name, node;  ///< as in JobOutcome
+  /// The amount (JobOutcome::resources) in ticks, kNoResources when none: an
+  /// amount is at most 10^6 GPUs, which 64 bits hold.
+  int64_t resource_ticks = kNoResources;
+  uint32_t entry = 0;
+  uint32_t message_line = 0, message_column = 0;
+  uint32_t pool = 0;   ///< 1 + its pool's index in the configuration; 0 when none
+  uint32_t route = 0;  ///< its queue and link (Outcomes::PoolRoute, LinkRoute); 0 when none
+  JobStatus status = JobStatus::kPending;
+  NeedSource need_source;
+  bool warning = false;
+  uint8_t reason = 0;  ///< index in OutcomeReasons(); 0 when none
+
+  static constexpr int64_t kNoResources = -1;
+  void set_resources(std::optional<Quantity> amount) {
+    resource_ticks = amount ? static_cast<int64_t>(amount->ticks()) : kNoResources;
+  }
+  std::optional<Quantity> resources() const {
+    if (resource_ticks == kNoResources) return std::nullopt;
+    return Quantity::FromTicks(resource_ticks);
+  }
+  /// Whether it has a message (with or without its place).
+  bool has_message() const { return message_text.has_value(); }
+};
+// A million of them are held at once: keep them small (JobOutcome is 208 bytes).
+static_assert(sizeof(OutcomeRecord) == 128);
+
+/// Every reason an outcome can have: "" (none) first, then the rejections'
+/// and the pending reasons (rescfg(5), SCHEDULE OUTPUT).
+const std::vector<std::string_view>& OutcomeReasons();
+/// `reason`'s index in OutcomeReasons(); throws std::logic_error for a text
+/// that is none of them.
+uint8_t OutcomeReasonCode(std::string_view reason);
 
 /// "line 3: ", "line 3, column 7: ", or "" for line 0.
 std::string PlaceText(uint32_t line, uint32_t column);

@@ -8,18 +8,21 @@
 #include <type_traits>
 #include <utility>
 
+#include "schedule/problem.h"
 #include "util/prefault.h"
 
 namespace rescfg {
 
 // Whole outcomes are moved as bytes and never destroyed one by one.
-static_assert(std::is_trivially_copyable_v<JobOutcome> && std::is_trivially_destructible_v<JobOutcome>);
+static_assert(std::is_trivially_copyable_v<OutcomeRecord> && std::is_trivially_destructible_v<OutcomeRecord>);
+// Any amount fits OutcomeRecord's 64-bit ticks.
+static_assert(Ticks(Quantity::kMaxUnits) * Quantity::kTicksPerUnit < Ticks(INT64_MAX));
 
 namespace {
 
 /// Whole outcomes' memory is populated this many records at a time as a
 /// writer reaches it (about 4 MB: one request instead of a fault per page).
-constexpr size_t kPopulateRecords = (size_t(4) << 20) / sizeof(JobOutcome);
+constexpr size_t kPopulateRecords = (size_t(4) << 20) / sizeof(OutcomeRecord);
 /// Slots hold an index shifted by one bit.
 constexpr size_t kMaxEntries = size_t(1) << 31;
 
@@ -35,6 +38,27 @@ std::string PlaceText(uint32_t line, uint32_t column) {
 std::string MessageOf(const JobOutcome& outcome) {
   if (!outcome.message_text) return "";
   return PlaceText(outcome.message_line, outcome.message_column) + std::string(*outcome.message_text);
+}
+
+const std::vector<std::string_view>& OutcomeReasons() {
+  static const std::vector<std::string_view> kReasons = [] {
+    std::vector<std::string_view> all = {""};
+    all.insert(all.end(), RejectReasons().begin(), RejectReasons().end());
+    for (auto r : {PendingReason::kPreempting, PendingReason::kDisabled, PendingReason::kPaused,
+                   PendingReason::kUnschedulable, PendingReason::kFifoBlocked, PendingReason::kLimit,
+                   PendingReason::kReservation, PendingReason::kFragmented, PendingReason::kCapacity}) {
+      all.push_back(PendingReasonName(r));
+    }
+    return all;
+  }();
+  return kReasons;
+}
+
+uint8_t OutcomeReasonCode(std::string_view reason) {
+  const auto& all = OutcomeReasons();
+  const auto it = std::find(all.begin(), all.end(), reason);
+  if (it == all.end()) throw std::logic_error("no such outcome reason: " + std::string(reason));
+  return static_cast<uint8_t>(it - all.begin());
 }
 
 const std::vector<std::string_view>& RejectReasons() {
@@ -81,11 +105,53 @@ void Outcomes::Records<T>::Grow(size_t to) {
   capacity = to;
 }
 
-template struct Outcomes::Records<JobOutcome>;
+template struct Outcomes::Records<OutcomeRecord>;
 template struct Outcomes::Records<CompactRejection>;
 
+void Outcomes::SetNames(const std::vector<std::string_view>& pools, const std::vector<std::string_view>& pool_queues,
+                        const std::vector<std::vector<std::string_view>>& links,
+                        const std::vector<std::vector<std::string_view>>& link_queues) {
+  pools_.assign(pools.begin(), pools.end());
+  routes_.assign(1, {});
+  for (size_t p = 0; p < pools.size(); ++p) {
+    routes_.emplace_back(pool_queues[p], TextRef());
+    routes_.emplace_back(pool_queues[p], TextRef(""));
+  }
+  link_base_.clear();
+  uint32_t base = 0;
+  for (size_t f = 0; f < links.size(); ++f) {
+    link_base_.push_back(base);
+    base += static_cast<uint32_t>(links[f].size());
+    for (size_t l = 0; l < links[f].size(); ++l) {
+      routes_.emplace_back(link_queues[f][l], TextRef());
+      routes_.emplace_back(link_queues[f][l], links[f][l]);
+    }
+  }
+}
+
 JobOutcome Outcomes::Make(uint32_t slot) const {
-  if ((slot & 1) == 0) return whole_.data[slot >> 1];
+  if ((slot & 1) == 0) {
+    const OutcomeRecord& r = whole_.data[slot >> 1];
+    JobOutcome out;
+    out.id = r.id;
+    out.policy = r.policy;
+    out.profile = r.profile;
+    if (r.pool != 0) out.pool = pools_[r.pool - 1];
+    out.queue = routes_[r.route].first;
+    out.link = routes_[r.route].second;
+    if (r.reason != 0) out.reason = OutcomeReasons()[r.reason];
+    out.message_text = r.message_text;
+    out.name = r.name;
+    out.node = r.node;
+    out.resources = r.resources();
+    out.entry = r.entry;
+    out.status = r.status;
+    out.need_source = r.need_source;
+    out.warning = r.warning;
+    out.message_line = r.message_line;
+    out.message_column = r.message_column;
+    return out;
+  }
   const CompactRejection& c = compact_.data[slot >> 1];
   JobOutcome out;
   out.entry = c.entry;
@@ -101,10 +167,10 @@ const JobOutcome Outcomes::operator[](size_t i) const { return Make(slots_[i]); 
 
 const JobOutcome& Outcomes::Iterator::operator*() const { return store_->At(i_, &made_); }
 
-void Outcomes::push_back(const JobOutcome& outcome) {
+void Outcomes::push_back(const OutcomeRecord& outcome) {
   if (slots_.size() + 1 >= kMaxEntries) throw std::length_error("more than 2^31 entries");
   if (whole_.size == whole_.capacity) whole_.Grow(std::max<size_t>(16, whole_.capacity * 2));
-  new (whole_.data + whole_.size) JobOutcome(outcome);
+  new (whole_.data + whole_.size) OutcomeRecord(outcome);
   slots_.push_back(static_cast<uint32_t>(whole_.size << 1));
   ++whole_.size;
 }
@@ -116,15 +182,15 @@ void Outcomes::Reserve(size_t room) {
   slots_.resize(std::max(slots_.size(), room));
 }
 
-void Outcomes::Writer::Whole(size_t slot, const JobOutcome& outcome) {
+void Outcomes::Writer::Whole(size_t slot, const OutcomeRecord& outcome) {
   if (whole_next_ >= populated_) {
     // Whole records are written in order: their memory is populated a few
     // MB ahead, so a file of rejections populates none.
     const size_t until = std::min(store_->whole_.capacity, whole_next_ + kPopulateRecords);
-    PrefaultHere(store_->whole_.data + whole_next_, (until - whole_next_) * sizeof(JobOutcome));
+    PrefaultHere(store_->whole_.data + whole_next_, (until - whole_next_) * sizeof(OutcomeRecord));
     populated_ = until;
   }
-  new (store_->whole_.data + whole_next_) JobOutcome(outcome);
+  new (store_->whole_.data + whole_next_) OutcomeRecord(outcome);
   store_->slots_[slot] = static_cast<uint32_t>(whole_next_ << 1);
   ++whole_next_;
 }
@@ -168,7 +234,7 @@ void Outcomes::Join(Writer&& first, size_t count0, Writer&& second, size_t count
   // more memory), renumbered.
   const size_t whole_shift = second.first_ - whole0, compact_shift = second.first_ - compact0;
   if (whole1 > 0 && whole_shift > 0) {
-    std::memmove(static_cast<void*>(whole_.data + whole0), whole_.data + second.first_, whole1 * sizeof(JobOutcome));
+    std::memmove(static_cast<void*>(whole_.data + whole0), whole_.data + second.first_, whole1 * sizeof(OutcomeRecord));
   }
   if (compact1 > 0 && compact_shift > 0) {
     std::memmove(static_cast<void*>(compact_.data + compact0), compact_.data + second.first_,

@@ -1,7 +1,7 @@
 #pragma once
 /// Every entry's outcome, in file order, at a few bytes each for the
-/// entries a hostile file is made of. An outcome is kept whole (a
-/// JobOutcome) unless it is a rejection that carries nothing of its entry
+/// entries a hostile file is made of. An outcome is kept whole (an
+/// OutcomeRecord, read as a JobOutcome) unless it is a rejection that carries nothing of its entry
 /// but where it is and why (no id, policy, profile or name: a line such as
 /// "{}"); such a rejection is a 20-byte record whose message text is shared
 /// with every other of the same text (rescfg(1), Memory). Each entry has a
@@ -38,21 +38,33 @@ class Outcomes {
   bool empty() const { return slots_.empty(); }
   /// Entry `i`'s outcome (0-based), whole. Const: changes go through Whole().
   const JobOutcome operator[](size_t i) const;
-  /// Entry `i`'s outcome without a copy when it is kept whole; a compact
-  /// one is made whole in `*scratch`.
-  const JobOutcome& At(size_t i, JobOutcome* scratch) const {
-    const uint32_t slot = slots_[i];
-    if ((slot & 1) == 0) return whole_.data[slot >> 1];
-    return *scratch = Make(slot);
-  }
+  /// Entry `i`'s outcome, made in `*scratch`.
+  const JobOutcome& At(size_t i, JobOutcome* scratch) const { return *scratch = Make(slots_[i]); }
   /// Whether entry `i` is kept whole (every outcome but a compact rejection).
   bool IsWhole(size_t i) const { return (slots_[i] & 1) == 0; }
-  /// Entry `i`'s outcome to read or change in place; it must be kept whole.
-  JobOutcome& Whole(size_t i) { return whole_.data[slots_[i] >> 1]; }
-  const JobOutcome& Whole(size_t i) const { return whole_.data[slots_[i] >> 1]; }
+  /// Entry `i`'s record to read or change in place; it must be kept whole.
+  OutcomeRecord& Whole(size_t i) { return whole_.data[slots_[i] >> 1]; }
+  const OutcomeRecord& Whole(size_t i) const { return whole_.data[slots_[i] >> 1]; }
   void swap(Outcomes& other) noexcept { std::swap(*this, other); }
-  /// Appends a whole outcome.
-  void push_back(const JobOutcome& outcome);
+  /// Appends a whole outcome (its pool and route numbered as this store's names).
+  void push_back(const OutcomeRecord& outcome);
+
+  /// The configuration's names that records number: per pool its name and
+  /// queue, per profile and link the link's name and queue. Set before any
+  /// record with a pool or a route is written; the views must outlive the store.
+  void SetNames(const std::vector<std::string_view>& pools, const std::vector<std::string_view>& pool_queues,
+                const std::vector<std::vector<std::string_view>>& links,
+                const std::vector<std::vector<std::string_view>>& link_queues);
+  /// The same names as `other`'s.
+  void ShareNames(const Outcomes& other) { pools_ = other.pools_, routes_ = other.routes_, link_base_ = other.link_base_; }
+  /// OutcomeRecord::pool of pool `pool`.
+  static uint32_t PoolNumber(size_t pool) { return static_cast<uint32_t>(pool + 1); }
+  /// OutcomeRecord::route of the pool's own queue, with link "" or none.
+  static uint32_t PoolRoute(size_t pool, bool with_link) { return static_cast<uint32_t>(1 + 2 * pool + with_link); }
+  /// OutcomeRecord::route of a profile's link: its queue, with the link's name or none.
+  uint32_t LinkRoute(size_t profile, size_t link, bool with_link) const {
+    return static_cast<uint32_t>(1 + 2 * (pools_.size() + link_base_[profile] + link) + with_link);
+  }
   /// Outcomes kept whole and compact, for the memory figures.
   size_t whole_count() const { return whole_.size; }
   size_t compact_count() const { return compact_.size; }
@@ -89,12 +101,14 @@ class Outcomes {
     /// on too, so two writers never meet.
     Writer(Outcomes* store, size_t first) : store_(store), first_(first), whole_next_(first), compact_next_(first) {}
     /// Keeps `outcome` whole as slot `slot`'s.
-    void Whole(size_t slot, const JobOutcome& outcome);
+    void Whole(size_t slot, const OutcomeRecord& outcome);
     /// Keeps a rejection compact as slot `slot`'s when it can be (its reason
     /// is one of RejectReasons()); false when it cannot. `message` is
     /// kept in `text` the first time it is met.
     bool Compact(size_t slot, uint32_t entry, uint32_t line, uint32_t column, std::string_view reason,
                  std::string_view message, TextArena* text);
+    /// The store's names, to number pools and routes by.
+    const Outcomes& store() const { return *store_; }
 
    private:
     friend class Outcomes;
@@ -131,9 +145,15 @@ class Outcomes {
   JobOutcome Make(uint32_t slot) const;
 
   std::vector<uint32_t> slots_;        ///< per entry: index << 1, | 1 when compact
-  Records<JobOutcome> whole_;
+  Records<OutcomeRecord> whole_;
   Records<CompactRejection> compact_;
   std::vector<TextRef> messages_;      ///< compact rejections' texts (kept in the report's arena)
+  /// What records' numbers name (SetNames): pools by OutcomeRecord::pool - 1;
+  /// (queue, link) by OutcomeRecord::route, none at 0; per profile, its
+  /// first link's place among all links.
+  std::vector<TextRef> pools_;
+  std::vector<std::pair<TextRef, TextRef>> routes_ = {{}};
+  std::vector<uint32_t> link_base_;
 };
 
 }  // namespace rescfg

@@ -23,7 +23,8 @@
 namespace rescfg {
 namespace {
 
-ConfigNames CopyNames(const Config& config, TextArena* arena) {
+/// The configuration's names, kept in `arena`, and numbered in `outcomes`.
+ConfigNames CopyNames(const Config& config, TextArena* arena, Outcomes* outcomes) {
   ConfigNames names;
   for (const Pool& pool : config.pools) {
     names.pools.push_back(arena->Keep(pool.name));
@@ -39,6 +40,7 @@ ConfigNames CopyNames(const Config& config, TextArena* arena) {
       queues.push_back(arena->Keep(link.queue));
     }
   }
+  outcomes->SetNames(names.pools, names.queues, names.links, names.link_queues);
   return names;
 }
 
@@ -99,10 +101,10 @@ class Resolver {
   };
 
   /// Resolves entry `e` of slot `i` into `out`.
-  void ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* repeated, JobOutcome& out);
+  void ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* repeated, OutcomeRecord& out);
   /// The halves of ResolveOne: a running job holds; a queued one waits to be decided.
-  void ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, JobOutcome& out);
-  void ResolveQueued(const JobEntry& e, size_t i, EntryTerms t, JobOutcome& out);
+  void ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, OutcomeRecord& out);
+  void ResolveQueued(const JobEntry& e, size_t i, EntryTerms t, OutcomeRecord& out);
 
   TextRef Keep(TextRef t) { return t ? TextRef(part_.text.Keep(*t)) : TextRef(); }
   TextRef Keep(std::string_view t) { return part_.text.Keep(t); }
@@ -112,16 +114,15 @@ class Resolver {
   /// (the user finds it in the file), and its column where one line holds
   /// many entries (a ClearML document) or the reader found the problem
   /// there. A rejection that carries nothing of its entry is kept compact.
-  void Reject(JobOutcome* out, const JobEntry& entry, const char* reason, const std::string& message) {
+  void Reject(OutcomeRecord* out, const JobEntry& entry, const char* reason, const std::string& message) {
     out->status = JobStatus::kRejected;
-    out->reason = reason;
+    out->reason = OutcomeReasonCode(reason);
     part_.rejected.push_back(static_cast<uint32_t>(slot_));
     out->policy = Keep(Utf8OrNone(entry.policy));
     out->profile = Keep(Utf8OrNone(entry.profile));
-    out->pool.reset();
-    out->queue.reset();
-    out->resources.reset();
-    out->link.reset();
+    out->pool = 0;
+    out->route = 0;
+    out->resource_ticks = OutcomeRecord::kNoResources;
     const EntryPlace place = PlaceOf(entry);
     out->message_line = place.line;
     out->message_column = place.column;
@@ -147,7 +148,7 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
                        Outcomes::Writer* outcomes) {
   outcomes_ = outcomes;
   for (size_t i = first; i < first + count; ++i) {
-    JobOutcome out;
+    OutcomeRecord out;
     slot_ = i;
     kept_ = false;
     ResolveOne(entries[i - first], i, repeated, out);
@@ -157,7 +158,7 @@ void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, cons
   if (!part_.listed_rank.empty()) part_.listed_rank.resize(part_.queued.size());
 }
 
-void Resolver::ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* repeated, JobOutcome& out) {
+void Resolver::ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* repeated, OutcomeRecord& out) {
   EntryTerms t;
   out.entry = static_cast<uint32_t>(e.entry);
   if (!e.params.empty()) part_.near_misses.Note(e);
@@ -195,7 +196,7 @@ void Resolver::ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* 
   }
 }
 
-void Resolver::ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, JobOutcome& out) {
+void Resolver::ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, OutcomeRecord& out) {
   const ConfigNames& names = names_;
   std::string& invalid = t.invalid;
   std::optional<uint32_t>& policy = t.policy;
@@ -248,10 +249,10 @@ void Resolver::ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, JobOutc
   }
   // A task whose pool cannot be told holds in none (PlaceTask gave it a policy).
   if (pool) {
-    out.pool = names.pools[*pool];
-    out.queue = names.queues[*pool];
+    out.pool = Outcomes::PoolNumber(*pool);
+    out.route = Outcomes::PoolRoute(*pool, false);
   }
-  out.resources = holding;
+  out.set_resources(holding);
   out.warning = task.warning;
   out.policy = policy ? TextRef(names.policies[*policy]) : Keep(e.policy);
   out.profile = profile ? TextRef(names.profiles[*profile]) : Keep(e.profile);
@@ -265,11 +266,12 @@ void Resolver::ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, JobOutc
   if (profile && pool) {
     // Its queue is that of its profile's link to the pool (rescfg(5), SCHEDULE OUTPUT).
     const auto& links = config_.profiles[*profile].links;
-    auto link = std::find_if(links.begin(), links.end(), [&](const Link& l) { return l.pool == *out.pool; });
+    const std::string_view pool_name = names.pools[*pool];
+    auto link = std::find_if(links.begin(), links.end(), [&](const Link& l) { return l.pool == pool_name; });
     if (link == links.end()) {
-      warn("pool '" + Str(out.pool) + "' is not linked to profile '" + Str(out.profile) + "'");
+      warn("pool '" + std::string(pool_name) + "' is not linked to profile '" + Str(out.profile) + "'");
     } else {
-      out.queue = names.link_queues[*profile][static_cast<size_t>(link - links.begin())];
+      out.route = outcomes_->store().LinkRoute(*profile, static_cast<size_t>(link - links.begin()), false);
     }
   }
   if (policy && profile && !dir_.Allowed(*policy, *profile)) {
@@ -299,7 +301,7 @@ void Resolver::ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, JobOutc
   part_.running.push_back(i);
 }
 
-void Resolver::ResolveQueued(const JobEntry& e, size_t i, EntryTerms t, JobOutcome& out) {
+void Resolver::ResolveQueued(const JobEntry& e, size_t i, EntryTerms t, OutcomeRecord& out) {
   const ConfigNames& names = names_;
   std::vector<OrderKey>& ordering = part_.ordering;
   std::vector<std::string_view>& beyond_nanos = part_.beyond_nanos;
@@ -362,7 +364,7 @@ void Resolver::ResolveQueued(const JobEntry& e, size_t i, EntryTerms t, JobOutco
     Reject(&out, e, "invalid-job", note);
     return;
   }
-  out.resources = need;
+  out.set_resources(need);
   if (std::string renamed = dir_.RenameNote(e); !renamed.empty()) note += (note.empty() ? "" : "; ") + renamed;
   if (!note.empty()) out.message_text = Keep(note);  // kept for pending jobs' messages
   QueuedJob job;
@@ -432,7 +434,7 @@ void AssignMachines(const Config& config, ResolvedPart* part, Outcomes& outcomes
   std::unordered_map<uint32_t, std::unordered_map<std::string_view, uint32_t>> names;  // by pool
   for (size_t k = 0; k < part->holdings.size() && k < part->running.size(); ++k) {
     Holding& h = part->holdings[k];
-    JobOutcome& out = outcomes.Whole(part->running[k]);
+    OutcomeRecord& out = outcomes.Whole(part->running[k]);
     if (h.machine != Holding::kBestFit || !out.node || !h.pool) continue;
     const PoolNodes& nodes = *config.pools[*h.pool].nodes;
     auto& known = names[*h.pool];
@@ -476,7 +478,7 @@ constexpr size_t kParallelEntries = size_t(1) << 16;
 
 ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entries, ResolveThreads threads) {
   ResolvedJobs resolved;
-  resolved.names = CopyNames(config, &resolved.text);
+  resolved.names = CopyNames(config, &resolved.text, &resolved.outcomes);
   const JobDirectory dir(config);
   const std::vector<bool> repeated = RepeatedIds(entries);
   const size_t n = entries.size();
@@ -505,7 +507,7 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
 struct ResolutionAsRead::State {
   State(const Config& c, size_t room, size_t second, std::vector<bool> known)
       : config(c), dir(c), second_from(second), repeated(std::move(known)) {
-    resolved.names = CopyNames(config, &resolved.text);
+    resolved.names = CopyNames(config, &resolved.text, &resolved.outcomes);
     resolved.outcomes.Reserve(room);
     Reserve(&parts[0], room);
     Reserve(&parts[1], room - second_from);

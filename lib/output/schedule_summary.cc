@@ -31,8 +31,8 @@ std::vector<std::string> RunningWarnings(const ScheduleReport& report, size_t li
   std::vector<std::string> lines;
   size_t more = 0;
   for (size_t i : report.running) {
-    const JobOutcome& job = report.jobs.Whole(i);  // running: kept whole
-    if (!job.warning) continue;
+    if (!report.jobs.Whole(i).warning) continue;  // running: kept whole
+    const JobOutcome job = report.jobs[i];
     if (lines.size() < limit) {
       lines.push_back(std::string(*job.id) + ": " + MessageOf(job));
     } else {
