@@ -355,17 +355,18 @@ void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, P
   if (!input.config->preemption || !input.config->enabled) return;
   std::optional<ScheduleContext> own;
   if (!ctx) ctx = &own.emplace(*input.config);
-  PreemptionState prepared(*ctx, input, *result);
-  if (stats) stats->setup += prepared.setup_work;
-  Decider(input, result, stats, *ctx, prepared).Run();
+  PreemptionState prepared(*ctx, input, input.holding_id_rank);
+  prepared.Place(*result);
+  DecidePreemptions(input, result, prepared, stats, *ctx, false);
 }
 
-void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, PreemptionState& kept,
-                       PreemptionStats* stats, const ScheduleContext& ctx) {
+void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, PreemptionState& prepared,
+                       PreemptionStats* stats, const ScheduleContext& ctx, bool keep) {
   if (!input.config->preemption || !input.config->enabled) return;
-  Decider decider(input, result, stats, ctx, kept);
+  if (stats) stats->setup += keep ? 0 : prepared.setup_work;
+  Decider decider(input, result, stats, ctx, prepared);
   decider.Run();
-  decider.Restore();
+  if (keep) decider.Restore();
 }
 
 }  // namespace rescfg

@@ -30,9 +30,10 @@ struct PreemptionStats {
 void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats = nullptr,
                        const ScheduleContext* ctx = nullptr);
 
-/// The same on a state the caller keeps (`kept`, input.holdings's and the pass's final state at
-/// input.now_us, with its candidates), which is left as it was: the caller applies the decisions.
-void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, PreemptionState& kept,
-                       PreemptionStats* stats, const ScheduleContext& ctx);
+/// The same on a state prepared by the caller (input.holdings's and the pass's final state at
+/// input.now_us, with its candidates). `keep`: the state is left as it was (the caller applies the
+/// decisions and keeps it for the next ones); otherwise the decisions' changes stay in it.
+void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, PreemptionState& prepared,
+                       PreemptionStats* stats, const ScheduleContext& ctx, bool keep);
 
 }  // namespace rescfg

@@ -7,23 +7,25 @@
 namespace rescfg {
 
 PreemptionState::PreemptionState(const ScheduleContext& ctx, const SchedulingInput& input)
-    : state(PassState::Initial(ctx, input.holdings)), ctx_(ctx), input_(input) {
-  const size_t n = input.holdings.size();
+    : state(PassState::Initial(ctx, input.holdings)), ctx_(ctx), input_(input), id_rank_(input.holding_id_rank) {
+  Allocate();
+}
+
+void PreemptionState::Allocate() {
+  const size_t n = input_.holdings.size();
   promised.assign(n, false);
   key.resize(n);
-  stopping.assign(ctx.pool_count, {});
-  pool_groups_.assign(ctx.pool_count, {});
-  group_at_.assign(ctx.pool_count * ctx.policy_count, UINT32_MAX);
+  stopping.assign(ctx_.pool_count, {});
+  pool_groups_.assign(ctx_.pool_count, {});
+  group_at_.assign(ctx_.pool_count * ctx_.policy_count, UINT32_MAX);
   place_.assign(n, 0);
   candidate_.assign(n, false);
   setup_work += n;
 }
 
-PreemptionState::PreemptionState(const ScheduleContext& ctx, const SchedulingInput& input,
-                                 const SchedulingResult& result)
-    : PreemptionState(ctx, input) {
+void PreemptionState::Place(const SchedulingResult& result) {
   for (const Placement& p : result.placements) {
-    const QueuedJob& j = input.queued[p.job];
+    const QueuedJob& j = input_.queued[p.job];
     state.used[j.policy] += j.need;
     state.held[p.pool] += j.need;
     if (p.machine == Placement::kNoMachine) continue;
@@ -34,6 +36,12 @@ PreemptionState::PreemptionState(const ScheduleContext& ctx, const SchedulingInp
     if (it != spans.end() && it->first == p.job) spot.more.assign(it->second.begin() + 1, it->second.end());
     state.machines[p.pool].Hold(spot, j.need);
   }
+}
+
+PreemptionState::PreemptionState(const ScheduleContext& ctx, const SchedulingInput& input,
+                                 const std::vector<uint32_t>& id_rank)
+    : state(PassState::Initial(ctx, input.holdings)), ctx_(ctx), input_(input), id_rank_(id_rank) {
+  Allocate();
   const auto& holdings = input.holdings;
   std::vector<uint32_t> candidates;
   for (uint32_t i = 0; i < holdings.size(); ++i) {
@@ -82,7 +90,7 @@ PreemptionState::Key PreemptionState::StaticKey(uint32_t pool, uint32_t i) const
       rank = r;
     }
   }
-  const uint32_t id = i < input_.holding_id_rank.size() ? input_.holding_id_rank[i] : i;
+  const uint32_t id = i < id_rank_.size() ? id_rank_[i] : i;
   return {-rank, h.started_us == kUnknownTime ? INT64_MAX : -h.started_us, h.amount, id};
 }
 

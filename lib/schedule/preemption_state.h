@@ -32,12 +32,16 @@ class PreemptionState {
   };
   static constexpr Ticks kGone = Ticks(1) << 126, kEnd = -(Ticks(1) << 126);
 
-  /// The final state of `result` (the pass's for `input`): running jobs where they hold, then the
-  /// placements on the machines the pass chose; the candidates at input.now_us; stopping jobs
-  /// counted as gone for their policy.
-  PreemptionState(const ScheduleContext& ctx, const SchedulingInput& input, const SchedulingResult& result);
+  /// What input.holdings hold, the candidates at input.now_us (`id_rank`: per holding, the rank of
+  /// its id) and the stopping jobs, counted as gone for their policy. Needs nothing of the pass:
+  /// it can be set up while the pass runs; Place then adds what the pass placed.
+  PreemptionState(const ScheduleContext& ctx, const SchedulingInput& input, const std::vector<uint32_t>& id_rank);
   /// What input.holdings hold, and no candidate yet: the caller adds them (AddCandidate).
   PreemptionState(const ScheduleContext& ctx, const SchedulingInput& input);
+
+  /// The final state of `result` (the pass's for the input): its placements on the machines the
+  /// pass chose.
+  void Place(const SchedulingResult& result);
 
   /// Holding i (input.holdings[i], set by the caller) now runs: its pool and policy take it, on
   /// the machine it names, or where a queued job of its need would go.
@@ -66,6 +70,7 @@ class PreemptionState {
   uint64_t setup_work = 0;
 
  private:
+  void Allocate();  ///< the per-holding and per-pool tables, empty
   Key StaticKey(uint32_t pool, uint32_t i) const;
   bool Earlier(uint32_t a, uint32_t b) const { return std::tie(key[a], a) < std::tie(key[b], b); }
   uint32_t GroupFor(uint32_t pool, uint32_t policy);
@@ -75,6 +80,7 @@ class PreemptionState {
 
   const ScheduleContext& ctx_;
   const SchedulingInput& input_;
+  const std::vector<uint32_t>& id_rank_;  ///< per holding (may be empty: index order)
   std::vector<Group> groups_;
   std::vector<std::vector<uint32_t>> pool_groups_;  ///< per pool: its groups that have members
   std::vector<uint32_t> group_at_;                  ///< [pool][policy]: a group, or UINT32_MAX

@@ -213,7 +213,7 @@ bool SimPreemption::Decide(Micros t, IncrementalPass& pass, std::vector<Quantity
   SchedulingResult decided;
   decided.messages.emplace_back();
   for (uint32_t k : preemptors) decided.pending.push_back({k, PendingReason::kCapacity, 0, std::nullopt});
-  if (!preemptors.empty()) DecidePreemptions(input_, &decided, *state_, &stats_, ctx_);
+  if (!preemptors.empty()) DecidePreemptions(input_, &decided, *state_, &stats_, ctx_, true);
   if (observed) {
     std::vector<uint32_t> compact_of;
     const SchedulingInput seen = Compact(&compact_of);
