@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "schedule/pass_preempting.h"
 #include "schedule/preemption.h"
 #include "schedule/problem.h"
 #include "support/scenario_text.h"
@@ -100,6 +101,23 @@ TEST(Preemption, DelayNotYetPassed) {
   EXPECT_TRUE(RunSchedulingPass(input).preemptions.empty());
   config.preemption->delay_us = 0;
   EXPECT_EQ(RunSchedulingPass(input).preemptions.size(), 1u);
+}
+
+// The id ranks found beside the pass are the last tie: d1 and d2 tie in all else, and the one
+// whose id comes first in byte order is taken first.
+TEST(Preemption, IdRanksFoundBesideThePassBreakTheTie) {
+  Config config = ConfigFromYaml(kWorkedExample);
+  config.preemption = PreemptionSettings{};
+  SchedulingInput input;
+  input.config = &config;
+  input.holdings = {Running(kBareMetal, kDev, 4, kTen), Running(kBareMetal, kDev, 4, kTen),
+                    Running(kH100, kDev, 8, kTen)};
+  input.holding_profile.assign(3, k4x);
+  input.queued = {Queue(kResearch, k4x, 4, 0, kTen)};
+  input.now_us = kTen + 20 * kMinute;
+  EXPECT_EQ(RunSchedulingPass(input).preemptions.at(0).victims, std::vector<uint32_t>{0});
+  const SchedulingResult r = RunSchedulingPass(input, nullptr, [] { return std::vector<uint32_t>{1, 0, 2}; });
+  EXPECT_EQ(r.preemptions.at(0).victims, std::vector<uint32_t>{1});
 }
 
 TEST(Preemption, StoppingJobsAreAwaitedBeforeAnyVictim) {

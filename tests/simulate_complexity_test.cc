@@ -16,6 +16,7 @@ namespace {
 struct Measured {
   PassStats stats;
   uint64_t events = 0, queued = 0, running = 0, pools = 0, rejected = 0, preemptions = 0;
+  PreemptionStats preemption;
 };
 
 Measured Simulate(bench::ReservationMode mode, size_t queued, bool preemption = false) {
@@ -43,6 +44,7 @@ Measured Simulate(bench::ReservationMode mode, size_t queued, bool preemption = 
   m.pools = config->pools.size();
   m.rejected = report.rejected;
   m.preemptions = report.preemptions;
+  m.preemption = report.preemption_stats;
   return m;
 }
 
@@ -96,6 +98,20 @@ TEST(SimulateComplexity, PreemptionKeepsOnePass) {
   EXPECT_LE(m.stats.evaluations, m.stats.restales);
   EXPECT_LE(m.stats.restales, 20 * happenings);
   EXPECT_LE(m.stats.evaluations, 3 * happenings);
+}
+
+// Preemption's set-up (the state after the pass, the candidates in victim order) is kept between
+// events and told what starts, finishes or stops: its work is a few steps per job started, not
+// what runs at each event where some job may preempt. On this 10 k trace (10.5 k slots, 10.2 k
+// placements, 187 preemptions): 39 k holdings looked at; a state built anew at each of the
+// 1 100 decision points that have a preemptor looks at 12 M.
+TEST(SimulateComplexity, PreemptionSetUpIsKeptBetweenEvents) {
+  Measured m = Simulate(bench::ReservationMode::kSome, 10'000, true);
+  EXPECT_GT(m.preemptions, 0u);
+  EXPECT_GT(m.preemption.preemptors, 0u);
+  // Each slot once, then per start: held, a candidate once it has run minRuntime, released.
+  const uint64_t slots = m.queued + m.running;
+  EXPECT_LE(m.preemption.setup, slots + 4 * (m.stats.placements + m.preemptions));
 }
 
 TEST(SimulateComplexity, TwiceTheJobsIsAboutTwiceTheWork) {

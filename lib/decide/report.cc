@@ -8,6 +8,7 @@
 #include "jobs/resolve.h"
 #include "decide/preemption_report.h"
 #include "util/text_ref.h"
+#include "schedule/pass_preempting.h"
 #include "schedule/problem.h"
 #include "util/joined_thread.h"
 #include "util/text_ref.h"
@@ -165,8 +166,8 @@ std::vector<uint32_t> HoldingIdRanks(const ResolvedJobs& resolved) {
 ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved, int64_t now_us) {
   resolved.input.config = &config;
   resolved.input.now_us = now_us;
-  if (config.preemption) resolved.input.holding_id_rank = HoldingIdRanks(resolved);
-  SchedulingResult result = RunSchedulingPass(resolved.input);
+  // With preemption the id ranks are found beside the pass.
+  SchedulingResult result = RunSchedulingPass(resolved.input, nullptr, [&] { return HoldingIdRanks(resolved); });
 
   ScheduleReport report;
   report.enabled = config.enabled;

@@ -16,96 +16,47 @@ namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
 
-/// The pass's final state, rebuilt from its result: running jobs where they hold, then the
-/// placements on the machines the pass chose.
-PassState FinalState(const ScheduleContext& ctx, const SchedulingInput& input, const SchedulingResult& result) {
-  PassState state = PassState::Initial(ctx, input.holdings);
-  for (const Placement& p : result.placements) {
-    const QueuedJob& j = input.queued[p.job];
-    state.used[j.policy] += j.need;
-    state.held[p.pool] += j.need;
-    if (p.machine == Placement::kNoMachine) continue;
-    MachineSpot spot;
-    spot.first = p.machine;
-    const auto& spans = result.job_spans;  // ascending by job
-    auto it = std::lower_bound(spans.begin(), spans.end(), p.job, [](const auto& e, uint32_t i) { return e.first < i; });
-    if (it != spans.end() && it->first == p.job) spot.more.assign(it->second.begin() + 1, it->second.end());
-    state.machines[p.pool].Hold(spot, j.need);
-  }
-  return state;
-}
-
 class Decider {
  public:
-  Decider(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats, const ScheduleContext* ctx)
-      : input_(input), own_ctx_(ctx ? std::nullopt : std::optional<ScheduleContext>(std::in_place, *input.config)),
-        ctx_(ctx ? *ctx : *own_ctx_), settings_(*input.config->preemption), result_(result), stats_(stats),
-        state_(FinalState(ctx_, input, *result)), trace_(input.preemption_trace) {
-    const auto& holdings = input.holdings;
-    promised_.assign(holdings.size(), false);
-    stopping_.assign(ctx_.pool_count, {});
-    key_.resize(holdings.size());
-    std::vector<uint32_t> candidates;
-    for (uint32_t i = 0; i < holdings.size(); ++i) {
-      const Holding& h = holdings[i];
-      if (h.stopping && h.policy) state_.used[*h.policy] -= h.amount;  // already going
-      if (!h.pool) continue;
-      if (h.stopping) {
-        key_[i] = StaticKey(*h.pool, i);
-        stopping_[*h.pool].push_back(i);
-      } else if (Candidate(h)) {
-        key_[i] = StaticKey(*h.pool, i);
-        candidates.push_back(i);
+  Decider(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats, const ScheduleContext& ctx,
+          PreemptionState& prepared)
+      : input_(input), ctx_(ctx), settings_(*input.config->preemption), result_(result), stats_(stats),
+        book_(prepared), state_(prepared.state), trace_(input.preemption_trace), first_(result->preemptions.size()) {}
+
+  /// Gives the prepared state back as it was before Run: the preemptors' places freed, the
+  /// victims and awaited jobs holding again.
+  void Restore() {
+    for (size_t d = result_->preemptions.size(); d-- > first_;) {
+      const Preemption& p = result_->preemptions[d];
+      const QueuedJob& j = input_.queued[p.job];
+      state_.Release(p.pool, j.need, placed_[d - first_]);
+      state_.used[j.policy] -= j.need;
+      for (uint32_t i : p.victims) {
+        Undo(i);
+        book_.Back(i);
+      }
+      for (uint32_t i : p.awaiting) {
+        Hold(i);
+        book_.promised[i] = false;
       }
     }
-    // Groups of one pool's candidates of one policy, by pool then policy, each in StaticKey
-    // order and followed by an end position.
-    std::sort(candidates.begin(), candidates.end(), [&](uint32_t a, uint32_t b) {
-      const Holding& ha = holdings[a];
-      const Holding& hb = holdings[b];
-      return std::tie(*ha.pool, *ha.policy, key_[a]) < std::tie(*hb.pool, *hb.policy, key_[b]);
-    });
-    place_.assign(holdings.size(), 0);
-    pool_groups_.assign(ctx_.pool_count + 1, 0);
-    for (size_t k = 0; k < candidates.size(); ++k) {
-      const uint32_t i = candidates[k];
-      const Holding& h = holdings[i];
-      if (k == 0 || *holdings[candidates[k - 1]].pool != *h.pool || *holdings[candidates[k - 1]].policy != *h.policy) {
-        if (!groups_.empty()) position_.push_back(kNone);  // the sentinel of the group before
-        groups_.push_back({*h.policy, static_cast<uint32_t>(position_.size())});
-        ++pool_groups_[*h.pool + 1];
-      }
-      place_[i] = static_cast<uint32_t>(position_.size());
-      position_.push_back(i);
-    }
-    if (!groups_.empty()) position_.push_back(kNone);
-    for (uint32_t x = 0; x < ctx_.pool_count; ++x) pool_groups_[x + 1] += pool_groups_[x];
-    leaves_ = 1;
-    while (leaves_ < position_.size()) leaves_ *= 2;
-    smallest_.assign(2 * leaves_, kGone);
-    for (size_t k = 0; k < position_.size(); ++k) {
-      smallest_[leaves_ + k] = position_[k] == kNone ? kEnd : holdings[position_[k]].amount.ticks();
-    }
-    for (size_t k = leaves_; k-- > 1;) smallest_[k] = std::min(smallest_[2 * k], smallest_[2 * k + 1]);
   }
 
   void Run() {
-    std::vector<uint32_t> preemptors;
-    std::vector<size_t> pending_of(input_.queued.size(), SIZE_MAX);
+    std::vector<std::pair<uint32_t, size_t>> preemptors;  // a job and its place in result_->pending
     for (size_t k = 0; k < result_->pending.size(); ++k) {
       const PendingJob& p = result_->pending[k];
-      pending_of[p.job] = k;
-      if (Preemptor(p)) preemptors.push_back(p.job);
+      if (Preemptor(p)) preemptors.push_back({p.job, k});
       if (trace_ && p.job == trace_->job) trace_->verdict = Judge(p);
     }
-    std::sort(preemptors.begin(), preemptors.end(), [&](uint32_t a, uint32_t b) {
-      const QueuedJob& x = input_.queued[a];
-      const QueuedJob& y = input_.queued[b];
+    std::sort(preemptors.begin(), preemptors.end(), [&](const auto& a, const auto& b) {
+      const QueuedJob& x = input_.queued[a.first];
+      const QueuedJob& y = input_.queued[b.first];
       return std::tuple(WaitUnknown(x), x.enqueued_us, x.position) < std::tuple(WaitUnknown(y), y.enqueued_us, y.position);
     });
     if (trace_) trace_->preemptors = static_cast<uint32_t>(preemptors.size());
     for (size_t turn = 0; turn < preemptors.size(); ++turn) {
-      const uint32_t job = preemptors[turn];
+      const auto [job, pending] = preemptors[turn];
       const QueuedJob& j = input_.queued[job];
       const bool traced = trace_ && job == trace_->job;
       turn_ = static_cast<uint32_t>(turn + 1);
@@ -120,7 +71,7 @@ class Decider {
         const uint32_t x = ctx_.links[j.profile][k];
         if (ctx_.pool_paused[x]) continue;
         if (stats_) ++stats_->pools;
-        if (Try(job, x, &pending_of, traced ? &trace_->pools[k] : nullptr)) break;
+        if (Try(job, x, pending, traced ? &trace_->pools[k] : nullptr)) break;
       }
     }
   }
@@ -164,26 +115,7 @@ class Decider {
       if (step.holding == i && step.kind == TraceStep::Kind::kTaken) step.kind = kind;
     }
   }
-  /// The order among one pool's candidates of one policy: the least favoured profile first, the
-  /// later start (unknown: oldest), the smaller holding, the id.
-  using Key = std::tuple<int64_t, int64_t, Quantity, uint32_t>;
-  Key StaticKey(uint32_t pool, uint32_t i) const {
-    const Holding& h = input_.holdings[i];
-    const uint32_t profile = i < input_.holding_profile.size() ? input_.holding_profile[i] : SchedulingInput::kNoProfile;
-    // Its rank in the pool's execution priority (without one: file order); unranked or no
-    // profile known: after every ranked one.
-    int64_t rank = int64_t(ctx_.profile_count);
-    if (profile != SchedulingInput::kNoProfile) {
-      const uint32_t r = ctx_.ExecRank(pool, profile);
-      if (!ctx_.config.pools[pool].execution_priority) {
-        rank = profile;
-      } else if (r != UINT32_MAX) {
-        rank = r;
-      }
-    }
-    const uint32_t id = i < input_.holding_id_rank.size() ? input_.holding_id_rank[i] : i;
-    return {-rank, h.started_us == kUnknownTime ? INT64_MAX : -h.started_us, h.amount, id};
-  }
+  using Key = PreemptionState::Key;
   Quantity Excess(uint32_t policy) const { return state_.used[policy] - ctx_.reserved[policy]; }
   /// The full candidate order: the larger excess of the policy first, then StaticKey.
   bool Before(uint32_t a, uint32_t b) const {
@@ -192,16 +124,19 @@ class Decider {
     const Quantity ea = ha.policy ? Excess(*ha.policy) : Quantity();
     const Quantity eb = hb.policy ? Excess(*hb.policy) : Quantity();
     if (ea != eb) return ea > eb;
-    return key_[a] < key_[b];
+    return book_.key[a] < book_.key[b];
   }
   /// A group's head in the walk: its policy's excess when it was filed (only a step of the
   /// same policy changes it) and its position.
   struct Head {
     Quantity excess;
     const Key* key;
-    uint32_t policy, at;
+    uint32_t policy, group, at;
   };
-  Head MakeHead(uint32_t policy, uint32_t at) const { return {Excess(policy), &key_[position_[at]], policy, at}; }
+  Head MakeHead(uint32_t group, uint32_t at) const {
+    const uint32_t policy = book_.group(group).policy;
+    return {Excess(policy), &book_.key[book_.group(group).members[at]], policy, group, at};
+  }
   /// Heap order: true when `a` comes after `b` (Before, the lower policy first on a tie).
   static bool Later(const Head& a, const Head& b) {
     if (a.excess != b.excess) return a.excess < b.excess;
@@ -221,7 +156,7 @@ class Decider {
   bool Fits(uint32_t pool, Quantity need) const { return state_.Fits(ctx_, pool, need); }
 
   /// Tries pool x for job: records the decision and returns true, or leaves the state as it was.
-  bool Try(uint32_t job, uint32_t x, std::vector<size_t>* pending_of, PoolTrial* rec) {
+  bool Try(uint32_t job, uint32_t x, size_t pending, PoolTrial* rec) {
     const QueuedJob& j = input_.queued[job];
     // A victim's story: every trial in its pool is recorded, the one that takes it kept.
     PoolTrial scratch{x, PoolTrial::Outcome::kNoFit, {}};
@@ -230,14 +165,15 @@ class Decider {
     }
     if (rec) rec->outcome = PoolTrial::Outcome::kNoFit;
     std::vector<uint32_t> stopping;
-    for (uint32_t i : stopping_[x]) {
-      if (!promised_[i]) stopping.push_back(i);
+    for (uint32_t i : book_.stopping[x]) {
+      if (!book_.promised[i]) stopping.push_back(i);
     }
     // A cheap bound first: free, stopping and what the guard lets each other policy give.
     Quantity takeable = Quantity::SaturatingSub(ctx_.pool_size[x], state_.held[x]);
     for (uint32_t i : stopping) takeable += input_.holdings[i].amount;
-    for (uint32_t g = pool_groups_[x]; g < pool_groups_[x + 1] && takeable < j.need; ++g) {
-      const uint32_t p = groups_[g].policy;
+    for (uint32_t g : book_.GroupsOf(x)) {
+      if (takeable >= j.need) break;
+      const uint32_t p = book_.group(g).policy;
       if (p == j.policy || Excess(p) <= Quantity()) continue;
       takeable += Excess(p);
     }
@@ -265,17 +201,19 @@ class Decider {
       // the first in candidate order taken next. Taking or passing over a job changes only its
       // own policy's key, so the heads wait in a heap.
       std::vector<Head> heads;
-      for (uint32_t g = pool_groups_[x]; g < pool_groups_[x + 1]; ++g) {
-        if (groups_[g].policy == j.policy) continue;
-        const uint32_t k = Next(groups_[g].begin, Takes(groups_[g].policy, rec));
-        if (position_[k] != kNone) heads.push_back(MakeHead(groups_[g].policy, k));
+      for (uint32_t g : book_.GroupsOf(x)) {
+        const PreemptionState::Group& group = book_.group(g);
+        // Below its reservation a policy gives nothing, and an untold walk passes it by.
+        if (group.policy == j.policy || (!rec && Excess(group.policy) < Quantity())) continue;
+        const uint32_t k = book_.Next(g, 0, Takes(group.policy, rec));
+        if (k < group.members.size()) heads.push_back(MakeHead(g, k));
       }
       std::make_heap(heads.begin(), heads.end(), Later);
       while (!Fits(x, j.need) && !heads.empty()) {
         std::pop_heap(heads.begin(), heads.end(), Later);
         const Head head = heads.back();
         heads.pop_back();
-        const uint32_t best = position_[head.at];
+        const uint32_t best = book_.group(head.group).members[head.at];
         const Holding& h = input_.holdings[best];
         if (stats_) ++stats_->looked;
         if (state_.used[*h.policy] - h.amount < ctx_.reserved[*h.policy]) {  // passed over
@@ -286,9 +224,9 @@ class Decider {
           state_.used[*h.policy] -= h.amount;
           victims.push_back(best);
         }
-        const uint32_t k = Next(head.at + 1, Takes(head.policy, rec));
-        if (position_[k] != kNone) {
-          heads.push_back(MakeHead(head.policy, k));
+        const uint32_t k = book_.Next(head.group, head.at + 1, Takes(head.policy, rec));
+        if (k < book_.group(head.group).members.size()) {
+          heads.push_back(MakeHead(head.group, k));
           std::push_heap(heads.begin(), heads.end(), Later);
         }
       }
@@ -310,8 +248,8 @@ class Decider {
         }
       }
     }
-    for (uint32_t i : awaited) promised_[i] = true;
-    for (uint32_t i : victims) Gone(place_[i]);
+    for (uint32_t i : awaited) book_.promised[i] = true;
+    for (uint32_t i : victims) book_.Gone(i);
     if (rec) rec->outcome = PoolTrial::Outcome::kDecided;
     if (rec == &scratch && std::find(victims.begin(), victims.end(), trace_->holding) != victims.end()) {
       trace_->job = job;
@@ -321,31 +259,14 @@ class Decider {
       trace_->used = state_.used[j.policy];
       trace_->pools.assign(1, std::move(scratch));
     }
-    Decide(job, x, std::move(victims), std::move(awaited), pending_of);
+    Decide(job, x, std::move(victims), std::move(awaited), pending);
     return true;
   }
   /// The largest amount a walk looks at in a group of `policy`: any when the walk is told (every
   /// job passed over is a step of its story), else the policy's excess (a larger job would be
   /// passed over, which changes nothing; the excess changes only when the policy's head is taken).
   Ticks Takes(uint32_t policy, const PoolTrial* rec) const {
-    return rec ? kGone - 1 : std::max(Excess(policy).ticks(), kEnd + 1);
-  }
-  /// The first position from `k` on in its group whose amount is at most `most` and that is no
-  /// victim of an earlier decision; the group's end (position_ kNone) when there is none.
-  uint32_t Next(uint32_t k, Ticks most) const {
-    size_t i = leaves_ + k;
-    while (smallest_[i] > most) {
-      while (i & 1) i >>= 1;  // a right child: up to the first ancestor with a right sibling
-      ++i;
-    }
-    while (i < leaves_) i = smallest_[2 * i] <= most ? 2 * i : 2 * i + 1;
-    return static_cast<uint32_t>(i - leaves_);
-  }
-  /// Position k's job is a victim: no walk looks at it again.
-  void Gone(uint32_t k) {
-    size_t i = leaves_ + k;
-    smallest_[i] = kGone;
-    for (i /= 2; i >= 1; i /= 2) smallest_[i] = std::min(smallest_[2 * i], smallest_[2 * i + 1]);
+    return rec ? PreemptionState::kGone - 1 : std::max(Excess(policy).ticks(), PreemptionState::kEnd + 1);
   }
   void Undo(uint32_t i) {
     const Holding& h = input_.holdings[i];
@@ -359,13 +280,13 @@ class Decider {
   }
 
   void Decide(uint32_t job, uint32_t x, std::vector<uint32_t> victims, std::vector<uint32_t> awaited,
-              std::vector<size_t>* pending_of) {
+              size_t pending_at) {
     const QueuedJob& j = input_.queued[job];
     std::string text = Message(j, x, victims, awaited);  // with the usage before j counts
     state_.used[j.policy] += j.need;
-    state_.Place(x, j.need);
+    placed_.push_back(state_.Place(x, j.need));
     if (stats_) ++stats_->decisions;
-    PendingJob& pending = result_->pending[(*pending_of)[job]];
+    PendingJob& pending = result_->pending[pending_at];
     pending.reason = PendingReason::kPreempting;
     pending.blocked_by.reset();
     pending.message = static_cast<uint32_t>(result_->messages.size());
@@ -415,29 +336,16 @@ class Decider {
   }
 
   const SchedulingInput& input_;
-  std::optional<ScheduleContext> own_ctx_;  ///< when the caller gives none
   const ScheduleContext& ctx_;
   const PreemptionSettings& settings_;
   SchedulingResult* result_;
   PreemptionStats* stats_;
-  PassState state_;
+  PreemptionState& book_;
+  PassState& state_;
   PreemptionTrace* trace_;
   uint32_t turn_ = 0;  ///< the current preemptor's turn (1-based)
-  std::vector<bool> promised_;
-  std::vector<Key> key_;                        ///< per candidate or stopping holding: StaticKey
-  std::vector<std::vector<uint32_t>> stopping_;  ///< [pool]: stopping holdings
-  struct Group {
-    uint32_t policy, begin;  ///< begin: its first position
-  };
-  std::vector<Group> groups_;          ///< by pool, then policy
-  std::vector<uint32_t> pool_groups_;  ///< per pool: its groups are [pool_groups_[x], pool_groups_[x + 1])
-  std::vector<uint32_t> position_;     ///< the groups' candidates, each group followed by kNone
-  std::vector<uint32_t> place_;        ///< per candidate: its position
-  /// A segment tree of the least amount over positions (leaves from leaves_ on): kGone for
-  /// earlier victims and padding, kEnd for a group's end, so that a search stops there.
-  static constexpr Ticks kGone = Ticks(1) << 126, kEnd = -(Ticks(1) << 126);
-  size_t leaves_ = 1;
-  std::vector<Ticks> smallest_;
+  size_t first_;                    ///< result_->preemptions before Run
+  std::vector<MachineSpot> placed_;  ///< per decision of Run: where its preemptor was placed
 };
 
 }  // namespace
@@ -445,7 +353,20 @@ class Decider {
 void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, PreemptionStats* stats,
                        const ScheduleContext* ctx) {
   if (!input.config->preemption || !input.config->enabled) return;
-  Decider(input, result, stats, ctx).Run();
+  std::optional<ScheduleContext> own;
+  if (!ctx) ctx = &own.emplace(*input.config);
+  PreemptionState prepared(*ctx, input, input.holding_id_rank);
+  prepared.Place(*result);
+  DecidePreemptions(input, result, prepared, stats, *ctx, false);
+}
+
+void DecidePreemptions(const SchedulingInput& input, SchedulingResult* result, PreemptionState& prepared,
+                       PreemptionStats* stats, const ScheduleContext& ctx, bool keep) {
+  if (!input.config->preemption || !input.config->enabled) return;
+  if (stats) stats->setup += keep ? 0 : prepared.setup_work;
+  Decider decider(input, result, stats, ctx, prepared);
+  decider.Run();
+  if (keep) decider.Restore();
 }
 
 }  // namespace rescfg

@@ -58,6 +58,7 @@ class Assembler {
     r_.end = sim_.end;
     r_.events = sim_.events;
     r_.stats = sim_.stats;
+    r_.preemption_stats = sim_.preemption_stats;
     r_.preemption = sim_.preemption;
     for (const Policy& p : config_.policies) r_.policies.push_back({p.name, 0, 0, 0, std::nullopt, {}, {}, 0, 0, {}});
     for (size_t x = 0; x < config_.pools.size(); ++x) {

@@ -90,6 +90,7 @@ struct SimulationReport {
   uint64_t finished = 0, running = 0, pending = 0, rejected = 0;
   std::vector<UsageInterval> intervals; ///< only when asked for (the plot)
   PassStats stats;
+  PreemptionStats preemption_stats;  ///< with preemption: the decisions' work counts
 };
 
 struct SimulationOptions {

@@ -22,8 +22,21 @@ SimPreemption::SimPreemption(const SimulationInput& in, SimulationResult* result
   stopped_at_.assign(n, INT64_MIN);
   original_runs_.assign(in.holdings.size(), true);
   original_machine_.resize(in.holdings.size());
-  // Where the originals hold at the outset, as the first pass puts them.
-  const PassState initial = PassState::Initial(ctx_, in.holdings);
+  // The slots: the originals as the first pass holds them (never victims), then the jobs.
+  input_.holdings = in.holdings;
+  for (Holding& h : input_.holdings) h.handed_over = true;
+  Holding none;
+  none.pool.reset();
+  input_.holdings.resize(in.holdings.size() + n, none);
+  input_.holding_profile.assign(in.holdings.size(), SchedulingInput::kNoProfile);
+  input_.holding_id_rank.assign(in.holdings.size(), 0);
+  for (uint32_t k = 0; k < n; ++k) {
+    input_.holding_profile.push_back(in.queued[k].profile);
+    input_.holding_id_rank.push_back(k < in.id_rank.size() ? in.id_rank[k] : k);
+  }
+  state_ = std::make_unique<PreemptionState>(ctx_, input_);
+  // Where the originals hold at the outset, as the first pass puts them, for the observer.
+  const PassState& initial = state_->state;
   for (uint32_t i = 0; i < in.holdings.size(); ++i) {
     const Holding& h = in.holdings[i];
     if (h.policy) Use(*h.policy, h.amount, true);
@@ -64,6 +77,10 @@ void SimPreemption::RemovePending(uint32_t job) {
 }
 
 void SimPreemption::RemoveRunning(uint32_t job) {
+  state_->Release(Slot(job));
+  Holding& h = input_.holdings[Slot(job)];
+  h.pool.reset();
+  h.policy.reset();
   const uint32_t at = running_at_[job];
   running_[at] = running_.back();
   running_at_[running_[at]] = at;
@@ -74,11 +91,28 @@ void SimPreemption::RemoveRunning(uint32_t job) {
 
 void SimPreemption::Joined(uint32_t job) { AddPending(job); }
 
-void SimPreemption::Started(uint32_t job, const Placement&, Micros) {
+void SimPreemption::Started(uint32_t job, const Placement& p, Micros t) {
   RemovePending(job);
   running_at_[job] = static_cast<uint32_t>(running_.size());
   running_.push_back(job);
-  Use(input_.queued[job].policy, input_.queued[job].need, true);
+  const QueuedJob& j = input_.queued[job];
+  Use(j.policy, j.need, true);
+  Holding& h = input_.holdings[Slot(job)];
+  h = Holding();
+  h.pool = p.pool;
+  h.policy = j.policy;
+  h.amount = j.need;
+  h.started_us = t;
+  // A job of several whole machines goes where a job of its need would: where the pass put it.
+  const auto& nodes = in_.config->pools[p.pool].nodes;
+  if (nodes && j.need <= Quantity::Units(nodes->gpus)) h.machine = p.machine;
+  state_->Hold(Slot(job));
+  if (!in_.config->policies[j.policy].preemptible) return;
+  // Stopped at this instant and placed again: no victim again before the next instant, so that
+  // the rounds at one instant end.
+  const Micros min_runtime = in_.config->preemption->min_runtime_us;
+  const Micros ripe = min_runtime == 0 && stopped_at_[job] == t ? t + 1 : t + min_runtime;
+  ripening_.push({ripe, Slot(job), t});
 }
 
 void SimPreemption::FinishJob(IncrementalPass& pass, uint32_t job) {
@@ -89,8 +123,26 @@ void SimPreemption::FinishJob(IncrementalPass& pass, uint32_t job) {
 void SimPreemption::FinishHolding(IncrementalPass& pass, uint32_t index) {
   pass.ReleaseHolding(index);
   original_runs_[index] = false;
+  state_->Release(index);
+  input_.holdings[index].pool.reset();
+  input_.holdings[index].policy.reset();
   const Holding& h = in_.holdings[index];
   if (h.policy) Use(*h.policy, h.amount, false);
+}
+
+void SimPreemption::Ripen(Micros t) {
+  while (!ripening_.empty() && std::get<0>(ripening_.top()) <= t) {
+    const auto [ripe, slot, start] = ripening_.top();
+    ripening_.pop();
+    const uint32_t job = slot - static_cast<uint32_t>(in_.holdings.size());
+    if (running_at_[job] != kNone && input_.holdings[slot].started_us == start) state_->AddCandidate(slot);
+  }
+}
+
+PreemptionStats SimPreemption::stats() const {
+  PreemptionStats stats = stats_;
+  stats.setup += state_->setup_work;
+  return stats;
 }
 
 /// The queued jobs that can preempt at t (rescfg-scheduling(7), PREEMPTION): pending after the
@@ -120,45 +172,35 @@ std::vector<uint32_t> SimPreemption::Preemptors(Micros t) const {
   return found;
 }
 
-void SimPreemption::BuildHoldings(Micros t) {
-  input_.holdings.clear();
-  input_.holding_profile.clear();
-  input_.holding_id_rank.clear();
-  owner_.clear();
-  origin_.clear();
+SchedulingInput SimPreemption::Compact(std::vector<uint32_t>* compact_of) const {
+  SchedulingInput seen;
+  seen.config = input_.config;
+  seen.queued = input_.queued;
+  seen.now_us = input_.now_us;
+  compact_of->assign(input_.holdings.size(), kNone);
+  auto add = [&](uint32_t slot, const Holding& h, uint32_t profile, uint32_t id_rank) {
+    (*compact_of)[slot] = static_cast<uint32_t>(seen.holdings.size());
+    seen.holdings.push_back(h);
+    seen.holding_profile.push_back(profile);
+    seen.holding_id_rank.push_back(id_rank);
+  };
   for (uint32_t i = 0; i < in_.holdings.size(); ++i) {
     if (!original_runs_[i]) continue;
     Holding h = in_.holdings[i];
     h.machine = original_machine_[i];
     h.handed_over = true;  // never a victim in a simulation
-    input_.holdings.push_back(h);
-    input_.holding_profile.push_back(SchedulingInput::kNoProfile);
-    input_.holding_id_rank.push_back(0);
-    owner_.push_back(kNone);
-    origin_.push_back(i);
+    add(i, h, SchedulingInput::kNoProfile, 0);
   }
   std::vector<uint32_t> jobs = running_;
   std::sort(jobs.begin(), jobs.end());
   for (uint32_t k : jobs) {
-    const QueuedJob& j = input_.queued[k];
-    const Placement& p = r_.placement[k];
-    Holding h;
-    h.pool = p.pool;
-    h.policy = j.policy;
-    h.amount = j.need;
-    h.started_us = *r_.started[k];
-    // Stopped once at this instant and placed again by the pass: not a victim again now, so
-    // that the rounds at one instant end (each stops a job not stopped before).
-    h.handed_over = stopped_at_[k] == t;
-    const auto& nodes = in_.config->pools[p.pool].nodes;
-    if (nodes) h.machine = j.need > Quantity::Units(nodes->gpus) ? Holding::kBestFit : p.machine;
-    input_.holdings.push_back(h);
-    input_.holding_profile.push_back(j.profile);
-    input_.holding_id_rank.push_back(k < in_.id_rank.size() ? in_.id_rank[k] : k);
-    owner_.push_back(k);
-    origin_.push_back(kNone);
+    Holding h = input_.holdings[Slot(k)];
+    const auto& nodes = in_.config->pools[*h.pool].nodes;
+    if (nodes) h.machine = h.amount > Quantity::Units(nodes->gpus) ? Holding::kBestFit : r_.placement[k].machine;
+    h.handed_over = stopped_at_[k] == input_.now_us;
+    add(Slot(k), h, input_.holding_profile[Slot(k)], input_.holding_id_rank[Slot(k)]);
   }
-  input_.now_us = t;
+  return seen;
 }
 
 bool SimPreemption::Decide(Micros t, IncrementalPass& pass, std::vector<Quantity>* held) {
@@ -166,16 +208,26 @@ bool SimPreemption::Decide(Micros t, IncrementalPass& pass, std::vector<Quantity
   std::vector<uint32_t> preemptors;
   if (over_ > 0) preemptors = Preemptors(t);  // none above its reservation: no victim anywhere
   if (preemptors.empty() && !observed) return false;
-  BuildHoldings(t);
+  input_.now_us = t;
+  Ripen(t);
   SchedulingResult decided;
   decided.messages.emplace_back();
   for (uint32_t k : preemptors) decided.pending.push_back({k, PendingReason::kCapacity, 0, std::nullopt});
-  if (!preemptors.empty()) DecidePreemptions(input_, &decided, &stats_, &ctx_);
-  if (observed) in_.observe_preemption(input_, Waiting(), decided);
+  if (!preemptors.empty()) DecidePreemptions(input_, &decided, *state_, &stats_, ctx_, true);
+  if (observed) {
+    std::vector<uint32_t> compact_of;
+    const SchedulingInput seen = Compact(&compact_of);
+    SchedulingResult told = decided;
+    for (Preemption& d : told.preemptions) {
+      for (uint32_t& v : d.victims) v = compact_of[v];
+    }
+    in_.observe_preemption(seen, Waiting(), told);
+  }
+  const uint32_t originals = static_cast<uint32_t>(in_.holdings.size());
   bool stopped = false;
   for (const Preemption& d : decided.preemptions) {
     for (uint32_t v : d.victims) {
-      Stop(pass, owner_[v], d.job, t, held);
+      Stop(pass, v - originals, d.job, t, held);
       stopped = true;
     }
   }

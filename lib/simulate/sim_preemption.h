@@ -6,6 +6,10 @@
 /// finishes and arrivals, runs again at t, until no decision is left. One pass serves the whole
 /// simulation: it is never built again.
 ///
+/// The decisions' set-up (schedule/preemption_state.h: the state, the candidates in victim order)
+/// is kept from event to event and told what starts, finishes or stops; a running job becomes a
+/// candidate once it has run minRuntime. An event costs what changed, not what runs.
+///
 /// Only jobs the simulation started can be victims: an entry running at the start has no
 /// `submitted` to rejoin at and no whole duration to run again (the trace gives what remains).
 ///
@@ -15,8 +19,11 @@
 /// decision (only free amounts count) and no output (the simulation names no machine).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <queue>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -63,7 +70,8 @@ class SimPreemption {
   /// returned (run it again); `held` (per pool) follows the stops.
   bool Decide(Micros t, IncrementalPass& pass, std::vector<Quantity>* held);
 
-  const PreemptionStats& stats() const { return stats_; }
+  /// The work counts; `setup`: holdings looked at to keep the decisions' set-up.
+  PreemptionStats stats() const;
 
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
@@ -72,8 +80,14 @@ class SimPreemption {
   void RemovePending(uint32_t job);
   void RemoveRunning(uint32_t job);
   std::vector<uint32_t> Preemptors(Micros t) const;
-  /// What runs, as holdings (the originals first, then the started jobs by index).
-  void BuildHoldings(Micros t);
+  /// Holding slots of input_: the original holdings, then one per queued job (holding nothing
+  /// while the job does not run).
+  uint32_t Slot(uint32_t job) const { return static_cast<uint32_t>(in_.holdings.size()) + job; }
+  /// The running jobs that have run minRuntime by t become candidates.
+  void Ripen(Micros t);
+  /// For the observer: what runs as compact holdings (the originals first, then the started jobs
+  /// by index), and the decisions in their indexes.
+  SchedulingInput Compact(std::vector<uint32_t>* compact_of) const;
   void Stop(IncrementalPass& pass, uint32_t job, uint32_t preemptor, Micros t, std::vector<Quantity>* held);
   /// The jobs joined and not started, in queue order.
   std::vector<uint32_t> Waiting() const;
@@ -81,9 +95,12 @@ class SimPreemption {
   const SimulationInput& in_;
   SimulationResult& r_;
   ScheduleContext ctx_;
-  SchedulingInput input_;        ///< queued (with waits), and the holdings of the last decision
-  std::vector<uint32_t> owner_;   ///< per holding of input_: a queued job, or kNone (an original)
-  std::vector<uint32_t> origin_;  ///< per holding of input_: an original holding, or kNone
+  SchedulingInput input_;        ///< queued (with waits), and what runs, by slot
+  std::unique_ptr<PreemptionState> state_;  ///< the decisions' set-up, kept between events
+  /// (time, slot, its start): a running job that becomes a candidate at that time.
+  std::priority_queue<std::tuple<Micros, uint32_t, Micros>, std::vector<std::tuple<Micros, uint32_t, Micros>>,
+                      std::greater<>>
+      ripening_;
   std::vector<Quantity> used_;   ///< per policy: what runs
   uint32_t over_ = 0;            ///< preemptible policies above their reservation
   std::vector<uint32_t> reserving_;  ///< policies with a reservation, not paused
@@ -92,7 +109,7 @@ class SimPreemption {
   std::vector<uint32_t> running_, running_at_;  ///< started jobs that run; per job: its place there
   std::vector<Micros> stopped_at_;               ///< per job: when it was last stopped
   std::vector<bool> original_runs_;              ///< per original holding
-  std::vector<uint32_t> original_machine_;       ///< per original holding: its machine for a decision
+  std::vector<uint32_t> original_machine_;       ///< per original holding: its machine for the observer
   PreemptionStats stats_;
 };
 

@@ -176,6 +176,7 @@ SimulationResult Simulate(const SimulationInput& in, const SimulationProgress& p
   }
   pass->Explain(&r.final);
   add_stats();
+  if (preempt) r.preemption_stats = preempt->stats();
   return r;
 }
 

@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "schedule/preemption.h"
 #include "schedule/problem.h"
 #include "util/sim_time.h"
 
@@ -65,6 +66,7 @@ struct SimulationResult {
   std::vector<uint32_t> preempted;
   std::vector<LostRun> lost;
   uint64_t preemption_rounds = 0;  ///< the most passes run at one event time
+  PreemptionStats preemption_stats;  ///< the decisions' work counts
 };
 
 /// Called every few thousand events with the events done and the time reached.
