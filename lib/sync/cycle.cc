@@ -7,6 +7,7 @@
 #include "decide/clearml_actions.h"
 #include "state/state_store.h"
 #include "sync/enqueue_evidence.h"
+#include "sync/cycle_trace.h"
 #include "sync/foreign_moves.h"
 #include "sync/recovery.h"
 #include "sync/preemption_metrics.h"
@@ -189,6 +190,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   std::vector<size_t> slots;
   PlanMoves(config, report, queues, settings.cycle, &intents, &slots, &result.moves, clock);
   StampStatusChanged(snapshot.tasks_json, &intents);
+  TraceCycle(snapshot, journal.AsHandovers(), report, intents, clock.UtcMicros());
   std::vector<MoveIntent> stops = PlanStops(config, report, queues, journal, settings.cycle);
   if (settings.dry_run) {
     result.stopping = journal.stops().size();  // the stops in flight a dry run leaves as they are
