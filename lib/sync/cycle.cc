@@ -43,6 +43,16 @@ std::unordered_set<std::string> ConfigQueues(const Config& config) {
   return names;
 }
 
+/// The tasks the journal remembers (hand-overs, open moves, stops): a
+/// reading of the server must not miss them.
+std::vector<std::string> JournalTasks(const Journal& journal) {
+  std::vector<std::string> ids;
+  for (const auto& [task, h] : journal.handovers()) ids.push_back(task);
+  for (const auto& [seq, m] : journal.unfinished()) ids.push_back(m.task);
+  for (const auto& [task, m] : journal.stops()) ids.push_back(task);
+  return ids;
+}
+
 /// The queue a task of policy queue `policy_queue` is moved out of: that
 /// queue, or the old default queue a rename left behind (rescfg(5),
 /// RENAMES) when the task is still listed there.
@@ -138,7 +148,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
     FetchOutcome fetched;
     {
       const ArmedRead armed(settings.read_guard);
-      fetched = FetchServerSnapshot(api, TaskFields(param_paths), settings.page_size, &snapshot);
+      fetched = FetchServerSnapshot(api, TaskFields(param_paths), settings.page_size, &snapshot, JournalTasks(journal));
     }
     if (!fetched.ok) return finish(StatusOfFailure(fetched.failure), fetched.error);
     queues = clearml::ReadQueuesText(snapshot.queues_json, "queues.get_all");
