@@ -18,10 +18,12 @@ source "$SRC/tests/cli/sync_lib.sh"
 source "$SRC/tests/cli/storm_lib.sh"
 require_sync
 
-# One run in about twenty (60 kills) still finds a pool over its size while
-# victims are re-queued and handed over again: until that is understood the
-# stop and re-queue storm runs in the nightly check (RESCFG_TEST_DEEP) and on
-# demand (RESCFG_STORM_KILLS, RESCFG_STORM_SEED), not on every submission.
+# The stop and re-queue storm takes about 40 s and depends on timing: it
+# runs in the nightly check (RESCFG_TEST_DEEP) and on demand
+# (RESCFG_STORM_KILLS, RESCFG_STORM_SEED), not on every submission. (It once
+# found a pool over its size in one run of twenty: the scroll of
+# tasks.get_all skipped a running task whose hand-over was then released;
+# tests/sync_scroll_skip_test.cc.)
 if [ -z "${RESCFG_TEST_DEEP:-}" ] && [ -z "${RESCFG_STORM_KILLS:-}" ]; then
   echo "sync preemption storm: nightly only (RESCFG_TEST_DEEP=1 or RESCFG_STORM_KILLS=N runs it)"
   exit 0
@@ -44,8 +46,25 @@ ctl storm/start "$(jq -c --argjson seed "$seed" '. + {seed: $seed}' <<<"$start")
   { fail "the storm does not start"; exit 1; }
 
 storm_kills "$kills" "$seed"
-storm_settle "seed $seed, after $kills kills" 4
-[ "$(jq '.counts.api_stops' <<<"$storm_result")" -gt 0 ] || fail "seed $seed: the sync stopped no task: the storm proves nothing"
+# On a loaded machine a cycle can take longer than the kills leave it, and
+# the storm may end before any sync stopped a victim: it goes on then, in
+# rounds of 20 kills landing up to 1.5 s after the start (at most 5), until
+# one did.
+round=0
+while [ "$round" -lt 5 ] && [ "$(ctl storm/counts | jq '.counts.api_stops')" = 0 ]; do
+  round=$((round + 1))
+  storm_kills 20 "$((seed + round))" 1500
+done
+storm_settle "seed $seed, after $kills kills and $round more rounds" 4
+[ "$(jq '.counts.api_stops' <<<"$storm_result")" -gt 0 ] ||
+  fail "seed $seed: the sync stopped no task, even after $round more rounds: the storm proves nothing"
+# Every task reaches a pool through the sync here (the agents serve only
+# pool queues, tasks arrive in policy queues): a running task that no
+# worker reports and that the sync did not hand over means a hand-over was
+# lost, and its GPUs counted in no pool.
+if grep -q "holds in no pool" storm.err err.txt; then
+  fail "seed $seed: $(grep -h "holds in no pool" storm.err err.txt | head -1)"
+fi
 
 if [ "$failures" -ne 0 ]; then echo "$failures failure(s) (seed $seed)" >&2; exit 1; fi
-echo "sync preemption storm: $kills kills, seed $seed, $(jq -c '.counts' <<<"$storm_result"): all passed"
+echo "sync preemption storm: $kills kills (and $round more rounds of 20), seed $seed, $(jq -c '.counts' <<<"$storm_result"): all passed"
