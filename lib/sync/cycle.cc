@@ -7,6 +7,7 @@
 #include "decide/clearml_actions.h"
 #include "state/state_store.h"
 #include "sync/enqueue_evidence.h"
+#include "sync/cycle_trace.h"
 #include "sync/foreign_moves.h"
 #include "sync/recovery.h"
 #include "sync/preemption_metrics.h"
@@ -41,6 +42,16 @@ std::unordered_set<std::string> ConfigQueues(const Config& config) {
     }
   }
   return names;
+}
+
+/// The tasks the journal remembers (hand-overs, open moves, stops): a
+/// reading of the server must not miss them.
+std::vector<std::string> JournalTasks(const Journal& journal) {
+  std::vector<std::string> ids;
+  for (const auto& [task, h] : journal.handovers()) ids.push_back(task);
+  for (const auto& [seq, m] : journal.unfinished()) ids.push_back(m.task);
+  for (const auto& [task, m] : journal.stops()) ids.push_back(task);
+  return ids;
 }
 
 /// The queue a task of policy queue `policy_queue` is moved out of: that
@@ -138,7 +149,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
     FetchOutcome fetched;
     {
       const ArmedRead armed(settings.read_guard);
-      fetched = FetchServerSnapshot(api, TaskFields(param_paths), settings.page_size, &snapshot);
+      fetched = FetchServerSnapshot(api, TaskFields(param_paths), settings.page_size, &snapshot, JournalTasks(journal));
     }
     if (!fetched.ok) return finish(StatusOfFailure(fetched.failure), fetched.error);
     queues = clearml::ReadQueuesText(snapshot.queues_json, "queues.get_all");
@@ -198,6 +209,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   std::vector<size_t> slots;
   PlanMoves(config, report, queues, settings.cycle, &intents, &slots, &result.moves, clock);
   StampStatusChanged(snapshot.tasks_json, &intents);
+  TraceCycle(snapshot, journal.AsHandovers(), report, intents, clock.UtcMicros());
   std::vector<MoveIntent> stops = PlanStops(config, report, queues, journal, settings.cycle);
   if (settings.dry_run) {
     result.stopping = journal.stops().size();  // the stops in flight a dry run leaves as they are

@@ -107,6 +107,8 @@ size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const 
     const clearml::Queue* listed = ListedIn(queues, task);
     // A task it was handed holds its pool until it is finished: also while
     // it runs and no worker reports it (rescfg(1), "What a crash leaves behind").
+    // The reading looked up every hand-over the scroll skipped (sync/server_snapshot.h):
+    // one it does not hold is neither queued nor running.
     const std::string_view status = StatusOf(snapshot, task);
     if ((status != "queued" && status != "in_progress") || (listed != nullptr && listed->id == h.from_id)) {
       released.push_back(task);

@@ -79,8 +79,14 @@ std::string TasksRequest(const std::vector<std::string>& fields, const std::stri
   return body;
 }
 
-bool ReadTasksPage(std::string_view body, TasksPage* page, std::string* out,
-                   std::unordered_map<std::string, std::string>* status, std::string* error) {
+namespace {
+
+/// A page of the scroll, or of a look-up by id (no scroll_id; only the
+/// queued and running tasks of it are kept).
+enum class PageKind { kScroll, kLookUp };
+
+bool ReadPage(std::string_view body, PageKind kind, TasksPage* page, std::string* out,
+              std::unordered_map<std::string, std::string>* status, std::string* error) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   simdjson::dom::array tasks;
@@ -111,6 +117,7 @@ bool ReadTasksPage(std::string_view body, TasksPage* page, std::string* out,
       return false;
     }
     ++page->tasks;
+    if (kind == PageKind::kLookUp && state != "queued" && state != "in_progress") continue;  // ended meanwhile
     if (!status->emplace(std::string(id), std::string(state)).second) continue;  // seen on an earlier page
     if (out->size() > 1) out->append(",\n");
     out->append(simdjson::minify(task));
@@ -124,15 +131,92 @@ bool ReadTasksPage(std::string_view body, TasksPage* page, std::string* out,
     }
     page->scroll_id = std::string(text);
   }
-  if (page->tasks > 0 && page->scroll_id.empty()) {
+  if (kind == PageKind::kScroll && page->tasks > 0 && page->scroll_id.empty()) {
     *error = "the answer has no \"data.scroll_id\": the server does not scroll (API 2.15 or later is needed)";
     return false;
   }
   return true;
 }
 
+/// The tasks a reading must not miss: those the queues list and those the
+/// workers say they run, and `also` (the sync journal's).
+std::set<std::string> TasksToSee(const ServerSnapshot& snapshot, const std::vector<std::string>& also) {
+  std::set<std::string> ids(also.begin(), also.end());
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  simdjson::dom::array list;
+  auto add = [&](simdjson::dom::element ref) {
+    std::string_view id;
+    if (ref.get(id) == simdjson::SUCCESS || ref["id"].get(id) == simdjson::SUCCESS) {
+      if (!id.empty()) ids.insert(std::string(id));
+    }
+  };
+  if (parser.parse(snapshot.queues_json).get(root) == simdjson::SUCCESS &&
+      root["data"]["queues"].get(list) == simdjson::SUCCESS) {
+    for (simdjson::dom::element queue : list) {
+      simdjson::dom::array entries;
+      if (queue["entries"].get(entries) != simdjson::SUCCESS) continue;
+      for (simdjson::dom::element entry : entries) {
+        simdjson::dom::element task;
+        if (entry["task"].get(task) == simdjson::SUCCESS) add(task);
+      }
+    }
+  }
+  if (parser.parse(snapshot.workers_json).get(root) == simdjson::SUCCESS &&
+      root["data"]["workers"].get(list) == simdjson::SUCCESS) {
+    for (simdjson::dom::element worker : list) {
+      simdjson::dom::element task;
+      if (worker["task"].get(task) == simdjson::SUCCESS && !task.is_null()) add(task);
+    }
+  }
+  return ids;
+}
+
+/// Looks up by id, page by page, the tasks of `ids` that the scroll did not
+/// return, and adds those queued or running to the snapshot.
+FetchOutcome LookUpMissed(ApiClient& api, const std::vector<std::string>& fields, size_t page_size,
+                          const std::set<std::string>& ids, ServerSnapshot* snapshot) {
+  constexpr size_t kIdsPerCall = 100;
+  std::vector<std::string> missed;
+  for (const std::string& id : ids) {
+    if (!snapshot->status.count(id)) missed.push_back(id);
+  }
+  for (size_t from = 0; from < missed.size(); from += kIdsPerCall) {
+    const std::vector<std::string> chunk(missed.begin() + static_cast<std::ptrdiff_t>(from),
+                                         missed.begin() + static_cast<std::ptrdiff_t>(std::min(missed.size(), from + kIdsPerCall)));
+    std::string body = "{\"id\": ";
+    AppendStringList(&body, chunk);
+    body.append(", \"search_hidden\": true, \"only_fields\": ");
+    AppendStringList(&body, fields);
+    // No status filter: the set it pages over does not change between pages.
+    for (size_t page_no = 0; page_no <= chunk.size(); ++page_no) {
+      const std::string request =
+          body + ", \"page\": " + std::to_string(page_no) + ", \"page_size\": " + std::to_string(page_size) + "}";
+      ApiAnswer page = api.Call("tasks.get_all", request);
+      if (!page.ok()) return Failed("tasks.get_all", std::move(page));
+      TasksPage read;
+      std::string error;
+      if (!ReadPage(page.body, PageKind::kLookUp, &read, &snapshot->tasks_json, &snapshot->status, &error)) {
+        return BadShape("tasks.get_all", error);
+      }
+      ++snapshot->pages;
+      if (read.tasks == 0) break;
+    }
+  }
+  FetchOutcome outcome;
+  outcome.ok = true;
+  return outcome;
+}
+
+}  // namespace
+
+bool ReadTasksPage(std::string_view body, TasksPage* page, std::string* out,
+                   std::unordered_map<std::string, std::string>* status, std::string* error) {
+  return ReadPage(body, PageKind::kScroll, page, out, status, error);
+}
+
 FetchOutcome FetchServerSnapshot(ApiClient& api, const std::vector<std::string>& task_fields, size_t page_size,
-                                 ServerSnapshot* snapshot) {
+                                 ServerSnapshot* snapshot, const std::vector<std::string>& must_see) {
   *snapshot = ServerSnapshot{};
   // Queues first: a task queued after this reading is not yet listed, and
   // is read as queued in its policy queue, where a move's guard finds it.
@@ -174,8 +258,6 @@ FetchOutcome FetchServerSnapshot(ApiClient& api, const std::vector<std::string>&
                                            " times (its scroll_id changed between pages)");
     }
   }
-  snapshot->tasks_json.append(snapshot->tasks_json.size() > 1 ? "\n]\n" : "]\n");
-  snapshot->tasks = snapshot->status.size();
 
   ApiAnswer workers = api.Call("workers.get_all", "{}");
   if (!workers.ok()) return Failed("workers.get_all", std::move(workers));
@@ -186,8 +268,16 @@ FetchOutcome FetchServerSnapshot(ApiClient& api, const std::vector<std::string>&
     }
   }
   snapshot->workers_json = std::move(workers.body);
-  FetchOutcome outcome;
-  outcome.ok = true;
+  // The server counts a scroll's pages by position: a task that ends
+  // between two pages shifts the later ones back, and the task at the
+  // border is returned by neither. A running task missed so holds nothing
+  // in the schedule (its pool is given away) and its hand-over would be
+  // released as if it had ended: the tasks that hold or wait in a pool are
+  // looked up by id when the scroll did not return them.
+  FetchOutcome outcome = LookUpMissed(api, task_fields, page_size, TasksToSee(*snapshot, must_see), snapshot);
+  if (!outcome.ok) return outcome;
+  snapshot->tasks_json.append(snapshot->tasks_json.size() > 1 ? "\n]\n" : "]\n");
+  snapshot->tasks = snapshot->status.size();
   return outcome;
 }
 

@@ -54,8 +54,13 @@ struct FetchOutcome {
   std::string error;  ///< what is wrong, for the log
 };
 
-/// Reads the server. `page_size` tasks a page.
+/// Reads the server. `page_size` tasks a page. The server counts a
+/// scroll's pages by position, so a task that ends between two pages makes
+/// the scroll skip another one: the tasks the queues list, those the
+/// workers run and those of `must_see` (the sync journal's: hand-overs,
+/// open moves, stops) that the scroll did not return are then looked up by
+/// id, and those still queued or running are added.
 FetchOutcome FetchServerSnapshot(ApiClient& api, const std::vector<std::string>& task_fields, size_t page_size,
-                                 ServerSnapshot* snapshot);
+                                 ServerSnapshot* snapshot, const std::vector<std::string>& must_see = {});
 
 }  // namespace rescfg::sync

@@ -2,18 +2,21 @@
 # double's storm (tests/double/clearml_storm.py) acts in real time while a
 # sync is killed again and again; then clean cycles, and the checks.
 
-# storm_kills KILLS SEED: `rescfg sync --interval 1` started KILLS times,
-# each killed with kill -9 10 to 410 ms after its start (the instants drawn
-# from SEED). A sync that ends by itself is a failure.
+# storm_kills KILLS SEED [SPREAD]: `rescfg sync --interval 1` started KILLS
+# times, each killed with kill -9 10 to 10+SPREAD ms (400 unless given)
+# after its start (the instants drawn from SEED). A sync that ends by
+# itself is a failure. Each cycle appends what it counted to trace.jsonl
+# (RESCFG_TEST_TRACE): kept with the work directory of a failing run, it
+# shows which task the deciding cycle did not count.
 storm_kills() {
-  local kills=$1 i pid ms code codes=""
+  local kills=$1 spread=${3:-400} i pid ms code codes=""
   RANDOM=$2
   for i in $(seq 1 "$kills"); do
-    "$RESCFG" sync --state state --clearml-server "$URL" --interval 1 >>storm.out 2>>storm.err &
+    RESCFG_TEST_TRACE=trace.jsonl "$RESCFG" sync --state state --clearml-server "$URL" --interval 1 >>storm.out 2>>storm.err &
     pid=$!
     # A cycle takes about 0.3 s: most kills land in it (reading, deciding,
     # moving, stopping, writing the journal), some in the wait for the next one.
-    ms=$((10 + RANDOM % 400))
+    ms=$((10 + RANDOM % spread))
     sleep "$(printf "%d.%03d" $((ms / 1000)) $((ms % 1000)))"
     kill -9 "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null

@@ -6,6 +6,7 @@ tests/cli/sync_storm_test.sh).
        "run": [0.5, 3.0], "report_lag": [0.0, 0.3], "expire": 0.3, "person_rate": 1.0,
        "arrival_rate": 3.0, "arrival_queues": [policy queues], "stale_reads": 3}
   POST /_double/storm/calm   no more people or new tasks; the agents go on
+  POST /_double/storm/counts -> {"counts": {...}} while it goes on
   POST /_double/storm/stop   -> {"violations": [...], "counts": {...}}
 
 One agent per pool of LAYOUT (sync_invariants.py) serves the pool's queues
