@@ -12,6 +12,7 @@
 
 #include "state/state_store.h"
 #include "support/fake_transport.h"
+#include "support/provisioned_state.h"
 #include "support/temp_dir.h"
 #include "sync/api_client.h"
 #include "sync/cycle.h"
@@ -189,13 +190,7 @@ class ProvisionedState {
     const std::string config = "apiVersion: rescfg/v1\nkind: ResourceConfiguration\nenabled: true\n"
                                "pools:\n  - name: \"p\"\n    resources: 8\n    queue: \"p\"\n"
                                "    executionPriority: []\nprofiles: []\npolicies: []\n";
-    std::string error;
-    auto store = StateStore::Open(state(), StateStore::Access::kWrite, 1, &error);
-    EXPECT_TRUE(store) << error;
-    if (store) {
-      EXPECT_EQ(store->Commit({config, config, "clock test", 1}, &error), StateStore::CommitResult::kCommitted)
-          << error;
-    }
+    testing::ProvisionState(state(), config, "clock test");
   }
   std::string state() const { return dir_.file("state"); }
   std::string journal() const { return dir_.file("journal"); }

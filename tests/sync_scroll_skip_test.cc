@@ -14,6 +14,7 @@
 #include "config/loader.h"
 #include "state/state_store.h"
 #include "support/fake_transport.h"
+#include "support/provisioned_state.h"
 #include "support/temp_dir.h"
 #include "sync/api_client.h"
 #include "sync/cycle.h"
@@ -172,14 +173,7 @@ class TwoGpuPool {
     EXPECT_TRUE(loaded.config.has_value());
     if (!loaded.config) return;
     ApplyDefaults(*loaded.config);
-    const std::string canonical = WriteCanonical(*loaded.config);
-    std::string error;
-    auto store = StateStore::Open(state(), StateStore::Access::kWrite, 1, &error);
-    EXPECT_TRUE(store) << error;
-    if (store) {
-      EXPECT_EQ(store->Commit({canonical, canonical, "scroll test", 1}, &error), StateStore::CommitResult::kCommitted)
-          << error;
-    }
+    testing::ProvisionState(state(), WriteCanonical(*loaded.config), "scroll test");
   }
   std::string state() const { return dir_.file("state"); }
   std::string journal() const { return state() + "/sync/journal"; }
