@@ -2,6 +2,16 @@
 # double's storm (tests/double/clearml_storm.py) acts in real time while a
 # sync is killed again and again; then clean cycles, and the checks.
 
+# storm_kill_count SUITE SANITIZED NIGHTLY: how many kills a storm makes on
+# a run of the suite, under the sanitizers (RESCFG_TEST_QUICK), in the
+# nightly check (RESCFG_TEST_DEEP); RESCFG_STORM_KILLS overrides them.
+storm_kill_count() {
+  local n=$1
+  [ -n "${RESCFG_TEST_QUICK:-}" ] && n=$2
+  [ -n "${RESCFG_TEST_DEEP:-}" ] && n=$3
+  echo "${RESCFG_STORM_KILLS:-$n}"
+}
+
 # storm_kills KILLS SEED [SPREAD]: `rescfg sync --interval 1` started KILLS
 # times, each killed with kill -9 10 to 10+SPREAD ms (400 unless given)
 # after its start (the instants drawn from SEED). A sync that ends by

@@ -23,10 +23,7 @@ require_sync
 # RESCFG_STORM_SEED on demand. (It once found a pool over its size in one
 # run of twenty: the scroll of tasks.get_all skipped a running task whose
 # hand-over was then released; tests/sync_scroll_skip_test.cc.)
-kills=30
-[ -n "${RESCFG_TEST_QUICK:-}" ] && kills=15
-[ -n "${RESCFG_TEST_DEEP:-}" ] && kills=500
-[ -n "${RESCFG_STORM_KILLS:-}" ] && kills=$RESCFG_STORM_KILLS
+kills=$(storm_kill_count 30 15 500)
 provision_preemption
 
 slow='"kind": "slow", "seconds": 0.02, "count": -1'

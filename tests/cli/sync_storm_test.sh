@@ -23,10 +23,7 @@ require_sync
 # 100 kills on every run (about 30 s), 40 under the sanitizers
 # (RESCFG_TEST_QUICK), 1000 in the nightly check (RESCFG_TEST_DEEP);
 # RESCFG_STORM_KILLS and RESCFG_STORM_SEED choose them.
-kills=100
-[ -n "${RESCFG_TEST_QUICK:-}" ] && kills=40
-[ -n "${RESCFG_TEST_DEEP:-}" ] && kills=1000
-[ -n "${RESCFG_STORM_KILLS:-}" ] && kills=$RESCFG_STORM_KILLS
+kills=$(storm_kill_count 100 40 1000)
 setup_json "$(tasks_json 30 s)" '{"agents": [], "faults": [
   {"kind": "slow", "endpoint": "tasks.enqueue", "seconds": 0.02, "count": -1},
   {"kind": "slow", "endpoint": "queues.remove_task", "seconds": 0.02, "count": -1}]}' > setup.json
