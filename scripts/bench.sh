@@ -17,21 +17,27 @@
 #      to `rescfg schedule` on the same file read as one snapshot, measured in
 #      the same run, and how time grows with the jobs;
 #   6. machines: the same jobs with every pool made of machines (32 pools of
-#      MACHINES machines) against the pools as bags of GPUs.
+#      MACHINES machines) against the pools as bags of GPUs;
+#   7. preemption (see PREEMPT_SIZE below);
+#   8. sync: one `rescfg sync --once` cycle against the loopback ClearML test
+#      double (bench/sync_cycle.py), SYNC_QUEUED queued tasks per policy;
+# and last, every performance target with its figure (best of RUNS and
+# median; ratios of medians against medians) and whether it is met.
 # Environment: POLICIES (1000), RESERVATIONS for tables 1-2 (none|some|heavy,
 # default none), COMPARE_SIZE (10000), COMPARE_POLICIES (1000), RUNS (best of,
 # 3), TIMEOUT per run in seconds (600), YAML_MAX (largest size also run as
 # YAML, 1000000), CLEARML_MAX (largest size also run as ClearML, 1000000),
 # CLEARML_RUNNING (running tasks per 100 queued in table 4, 5: a running task
 # holds its profile's allotment), KEEP=1 keeps the generated files, SEED (1);
-# SECTIONS (which tables: "schedule yaml reservations clearml simulate"),
+# SECTIONS (which tables: "schedule yaml reservations clearml simulate machines preemption sync"),
 # SIM_SIZES (10000 100000 1000000), SIM_RESERVATIONS (some), SIM_LOAD (120),
 # SIM_RUNNING (running entries per 100 queued, 5), SIM_PREEMPTION=1 (table 5 also runs
 # each trace with `preemption: {minRuntime: 10m, delay: 1m}` added to its configuration,
 # against the same trace without); MACHINE_SIZES (1000000),
 # MACHINES (16); PREEMPT_SIZE (1000000): table 7, preemption on against off on a
 # reservation-heavy file where borrowers run (30 running per 100 queued), then `simulate` with
-# preemption on a trace of PREEMPT_SIM_SIZE (100000) queued jobs against `schedule` of it.
+# preemption on a trace of PREEMPT_SIM_SIZE (100000) queued jobs against `schedule` of it;
+# SYNC_QUEUED ("10 100": 10 000 and 100 000 queued tasks over 1 000 policies).
 # Figures (docs/performance.md, sixth round; 2 shared cores, load 9-14): the 100k simulation
 # with preemption took 42.4 s of user CPU before the decisions' set-up was kept between events
 # (x66 the schedule's user CPU; it passed the 400 s timeout in wall time), 4.1 s after (x6.7;
@@ -52,7 +58,8 @@ YAML_MAX=${YAML_MAX:-1000000}
 SEED=${SEED:-1}
 CLEARML_MAX=${CLEARML_MAX:-1000000}
 CLEARML_RUNNING=${CLEARML_RUNNING:-5}
-SECTIONS=${SECTIONS:-schedule yaml reservations clearml simulate machines preemption}
+SECTIONS=${SECTIONS:-schedule yaml reservations clearml simulate machines preemption sync}
+read -r -a SYNC_QUEUED <<< "${SYNC_QUEUED:-10 100}"
 read -r -a MACHINE_SIZES <<< "${MACHINE_SIZES:-1000000}"
 MACHINES=${MACHINES:-16}
 read -r -a SIM_SIZES <<< "${SIM_SIZES:-10000 100000 1000000}"
@@ -123,26 +130,53 @@ growth() {
   done
 }
 
-declare -A e2e
+# target NAME BEST MEDIAN OP LIMIT: one line of the closing list of targets.
+targets=()
+target() {
+  local verdict
+  verdict=$(awk -v b="$2" -v m="$3" -v op="$4" -v l="$5" 'function ok(x) { return (op == "<=") ? x + 0 <= l + 0 : x + 0 >= l + 0 }
+    BEGIN { if (b == "-" || b == "") print "-"; else if (ok(b) && ok(m)) print "met"; else if (ok(b)) print "met (best only)"; else print "NOT met" }')
+  targets+=("$(printf '%-62s %12s %12s %3s %-9s %s' "$1" "$2" "$3" "$4" "$5" "$verdict")")
+}
+
+declare -A e2e e2e_median
 if section schedule; then
 echo "rescfg schedule --format jsonl -o /dev/null; $POLICIES policies, reservations: $RESERVATIONS; best of $RUNS"
 echo
 echo "JSON Lines"
-printf '%10s %10s %9s %9s %12s %9s %8s %9s %8s\n' queued entries size_MB time_s entries/s RSS_MB RSS/size floor_s x_floor
+printf '%10s %10s %9s %9s %9s %12s %9s %8s %9s %9s %8s\n' queued entries size_MB time_s median_s entries/s RSS_MB \
+  RSS/size floor_s median_s x_floor
 for n in "${sizes[@]}"; do
   dir="$data/$n"
   generate "$dir" "$n" "$RESERVATIONS" "$POLICIES"
   entries=$(wc -l < "$dir/jobs.jsonl")
   bytes=$(stat -c %s "$dir/jobs.jsonl")
   read -r t kb < <(schedule "$dir" jobs.jsonl)
+  tm=$(cat "$data/median")
   read -r floor _ < <(measure "$build/bench/rescfg-simdjson-floor" "$dir/jobs.jsonl")
+  fm=$(cat "$data/median")
   e2e[$n]=$t
-  printf '%10s %10s %9s %9s %12s %9s %8s %9s %8s\n' "$n" "$entries" "$(mb "$bytes")" "$t" "$(rate "$entries" "$t")" \
-    "$(mb $((kb * 1024)))" "$(ratio $((kb * 1024)) "$bytes")" "$floor" "$(ratio "$t" "$floor")"
+  e2e_median[$n]=$tm
+  printf '%10s %10s %9s %9s %9s %12s %9s %8s %9s %9s %8s\n' "$n" "$entries" "$(mb "$bytes")" "$t" "$tm" \
+    "$(rate "$entries" "$t")" "$(mb $((kb * 1024)))" "$(ratio $((kb * 1024)) "$bytes")" "$floor" "$fm" "$(ratio "$t" "$floor")"
+  if [ "$n" -ge 1000000 ]; then
+    target "schedule $n JSON Lines: time / simdjson floor" "$(ratio "$t" "$floor")" "$(ratio "$tm" "$fm")" "<=" 3
+    target "schedule $n JSON Lines: entries decided per second" "$(rate "$entries" "$t")" "$(rate "$entries" "$tm")" ">=" 1000000
+    target "schedule $n JSON Lines: queued jobs decided per second" "$(rate "$n" "$t")" "$(rate "$n" "$tm")" ">=" 1000000
+    target "schedule $n JSON Lines: peak RSS / file" "$(ratio $((kb * 1024)) "$bytes")" "$(ratio $((kb * 1024)) "$bytes")" "<=" 4
+  fi
 done
 echo
 echo "Growth (time ratio between consecutive sizes)"
 growth e2e "${sizes[@]}"
+for n in "${sizes[@]}"; do
+  for m in "${sizes[@]}"; do
+    if [ "$m" -eq $((n * 10)) ]; then
+      target "schedule: 10x the jobs ($n -> $m), time ratio" "$(ratio "${e2e[$m]}" "${e2e[$n]}")" \
+        "$(ratio "${e2e_median[$m]}" "${e2e_median[$n]}")" "<=" 10.5
+    fi
+  done
+done
 echo
 fi
 
@@ -188,7 +222,10 @@ for n in "${sizes[@]}"; do
   clearml=(--jobs "$dir/tasks.json" --jobs-format clearml --clearml-queues "$dir/queues.json"
            --clearml-workers "$dir/workers.json")
   read -r t kb < <(measure "$rescfg" schedule --config "$dir/config.yaml" "${clearml[@]}" --format jsonl -o /dev/null)
+  cm=$(cat "$data/median")
   read -r tt tkb < <(schedule "$dir" tasks-twin.jsonl)
+  ttm=$(cat "$data/median")
+  target "ClearML snapshot $n: time / its JSON Lines twin" "$(ratio "$t" "$tt")" "$(ratio "$cm" "$ttm")" "<=" 1.5
   "$rescfg" -q schedule --config "$dir/config.yaml" "${clearml[@]}" --format jsonl -o "$dir/clearml.out" || true
   "$rescfg" -q schedule --config "$dir/config.yaml" --jobs "$dir/tasks-twin.jsonl" --format jsonl -o "$dir/twin.out" || true
   same=no
@@ -214,10 +251,13 @@ for n in "${SIM_SIZES[@]}"; do
     --trace "$SIM_LOAD" --running-per-100 "$SIM_RUNNING" --formats jsonl --out "$dir"
   bytes=$(stat -c %s "$dir/trace.jsonl")
   read -r t kb < <(measure "$rescfg" -v simulate --config "$dir/config.yaml" --trace "$dir/trace.jsonl" --format jsonl -o /dev/null)
+  simm=$(cat "$data/median")
   events=$(sed -n 's/^rescfg: info: \([0-9]*\) events:.*/\1/p' "$data/stderr")
   u=$(cat "$data/user")
   read -r st _ < <(measure "$rescfg" schedule --config "$dir/config.yaml" --jobs "$dir/trace.jsonl" --format jsonl -o /dev/null)
   su=$(cat "$data/user")
+  [ "$n" -ne 100000 ] || target "simulate $n: time / schedule of the same file" "$(ratio "$t" "$st")" \
+    "$(ratio "$simm" "$(cat "$data/median")")" "<=" 10
   sim[$n]=$t
   sim_user[$n]=$u
   if [ "${SIM_PREEMPTION:-0}" = 1 ]; then
@@ -266,6 +306,7 @@ read -r on _ < <(measure "$rescfg" schedule --config "$dir/preempt.yaml" --jobs 
 uon=$(cat "$data/user") mon=$(cat "$data/median")
 printf '%10s %17s %8s %17s %8s %8s %8s %7s\n' "$n" "$off ($moff)" "$uoff" "$on ($mon)" "$uon" "$(ratio "$on" "$off")" \
   "$(ratio "$uon" "$uoff")" "1.30"
+target "schedule $n reservation-heavy: preemption on / off" "$(ratio "$on" "$off")" "$(ratio "$mon" "$moff")" "<=" 1.3
 [ "${KEEP:-0}" = 1 ] || rm -rf "$dir"
 # The simulation with preemption on a trace (table 5's kind) against `schedule` of the same file.
 sn=${PREEMPT_SIM_SIZE:-100000}
@@ -281,5 +322,25 @@ su=$(cat "$data/user") sm=$(cat "$data/median")
 printf '%10s  simulate with preemption {minRuntime: 10m, delay: 1m}: %s s (median %s, user %s) against schedule %s s\n' \
   "$sn" "$pt" "$pm" "$pu" "$st"
 printf '%10s  (median %s, user %s): x%s wall, x%s user; target 10\n' "" "$sm" "$su" "$(ratio "$pt" "$st")" "$(ratio "$pu" "$su")"
+target "simulate $sn with preemption / schedule of the same file" "$(ratio "$pt" "$st")" "$(ratio "$pm" "$sm")" "<=" 10
 echo
 fi
+
+if section sync; then
+echo "Sync: one rescfg sync --once cycle against the loopback ClearML test double, 1 000 policies,"
+echo "2 running tasks each (bench/sync_cycle.py; one run each: the double is slow to set up)"
+for q in "${SYNC_QUEUED[@]}"; do
+  out=$(python3 "$root/bench/sync_cycle.py" "$rescfg" --policies 1000 --queued "$q")
+  last=$(tail -n 1 <<< "$out")
+  echo "  $((q * 1000)) queued: $last"
+  own=$(sed -n "s/.*rescfg's own part \([0-9.]*\) s (\([0-9.]*\)%.*/\1 \2/p" <<< "$last")
+  read -r own_s own_pct <<< "$own"
+  [ "$q" -ne 10 ] || target "sync cycle, $((q * 1000)) queued tasks: rescfg's share of the cycle, %" "$own_pct" "$own_pct" "<=" 10
+  [ "$q" -ne 100 ] || target "sync cycle, $((q * 1000)) queued tasks: rescfg's own seconds" "$own_s" "$own_s" "<=" 1
+done
+echo
+fi
+
+echo "Targets (best of $RUNS, median; the ratio of medians compares medians)"
+printf '%-62s %12s %12s %3s %-9s %s\n' target best median "" limit status
+printf '%s\n' "${targets[@]}"

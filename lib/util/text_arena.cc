@@ -1,5 +1,6 @@
 #include "util/text_arena.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace rescfg {
@@ -12,10 +13,13 @@ char* TextArena::Allocate(size_t size) {
       capacity_ += size;
       return blocks_.back().get();
     }
-    blocks_.push_back(std::make_unique_for_overwrite<char[]>(kBlock));
-    capacity_ += kBlock;
+    // Blocks grow with the arena, up to kLargestBlock: a large input's
+    // texts take few blocks, each big enough for huge pages (huge_pages.cc).
+    const size_t block = std::min(std::max(kBlock, capacity_ / 2), kLargestBlock);
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(block));
+    capacity_ += block;
     next_ = blocks_.back().get();
-    left_ = kBlock;
+    left_ = block;
   }
   char* out = next_;
   next_ += size;

@@ -27,6 +27,7 @@ class TextArena {
 
  private:
   static constexpr size_t kBlock = 64 * 1024;
+  static constexpr size_t kLargestBlock = 4 * 1024 * 1024;
   std::vector<std::unique_ptr<char[]>> blocks_;
   char* next_ = nullptr;
   size_t left_ = 0;

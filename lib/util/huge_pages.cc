@@ -1,0 +1,60 @@
+/// The program's `operator new`: the standard one (malloc, the new-handler,
+/// std::bad_alloc), except that a block of 4 MB or more is offered to the
+/// kernel for transparent huge pages.
+///
+/// Why: the large arrays of a big input (queued jobs, order keys, holdings)
+/// come from malloc's own mappings, which the kernel backs with 4 KB pages
+/// unless asked; on a machine whose huge pages are on request only
+/// ("madvise", a common default) each of those pages costs a fault, and
+/// faults were a third of a million jobs' time. Where huge pages are off
+/// ("never") the advice does nothing; where they are always on it is
+/// already the case.
+///
+/// Left out under the sanitizers, whose own `operator new` must stay.
+
+#include <cstdlib>
+#include <new>
+
+#include "util/huge_pages.h"
+#include "util/prefault.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+#define RESCFG_SANITIZED_NEW 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define RESCFG_SANITIZED_NEW 1
+#endif
+
+#ifdef RESCFG_SANITIZED_NEW
+
+bool rescfg::LargeBlocksAdvised() { return false; }
+
+#else
+
+bool rescfg::LargeBlocksAdvised() { return true; }
+
+namespace {
+
+constexpr std::size_t kLarge = std::size_t(4) << 20;
+
+void* Allocate(std::size_t n) {
+  if (n == 0) n = 1;
+  for (;;) {
+    if (void* p = std::malloc(n)) {
+      if (n >= kLarge) rescfg::AdviseHugePages(p, n);
+      return p;
+    }
+    std::new_handler handler = std::get_new_handler();
+    if (!handler) throw std::bad_alloc();
+    handler();
+  }
+}
+
+}  // namespace
+
+void* operator new(std::size_t n) { return Allocate(n); }
+void* operator new[](std::size_t n) { return Allocate(n); }
+
+#endif

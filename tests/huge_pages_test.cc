@@ -1,0 +1,78 @@
+/// Large blocks are advised for transparent huge pages: the mapping that
+/// holds them carries the kernel's "hg" flag (MADV_HUGEPAGE) in
+/// /proc/self/smaps, whether or not huge pages are granted.
+
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "util/huge_pages.h"
+#include "util/prefault.h"
+
+namespace rescfg {
+namespace {
+
+/// The VmFlags of the mapping that holds `p`; "" when not found.
+std::string VmFlagsOf(const void* p) {
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    uintptr_t begin = 0, end = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (head >> std::hex >> begin >> dash >> end && dash == '-' && line.find(':') > line.find(' ')) {
+      inside = begin <= at && at < end;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line;
+    }
+  }
+  return "";
+}
+
+bool HugePagesKnown() { return std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled").good(); }
+
+bool Advised(const void* p) { return VmFlagsOf(p).find(" hg") != std::string::npos; }
+
+TEST(HugePages, AdvisesTheWholeHugePagesOfARange) {
+  if (!HugePagesKnown()) GTEST_SKIP() << "no transparent huge pages on this kernel";
+  constexpr size_t kSize = size_t(8) << 20;
+  void* map = ::mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(map, MAP_FAILED);
+  auto* base = static_cast<char*>(map);
+  EXPECT_FALSE(Advised(base));
+  AdviseHugePages(base + 1, kSize - 1);
+  // The advice splits the mapping at 2 MB boundaries: the middle is advised.
+  EXPECT_TRUE(Advised(base + kSize / 2));
+  ::munmap(map, kSize);
+}
+
+TEST(HugePages, TooSmallARangeIsLeftAlone) {
+  if (!HugePagesKnown()) GTEST_SKIP() << "no transparent huge pages on this kernel";
+  constexpr size_t kSize = size_t(4) << 20;
+  void* map = ::mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(map, MAP_FAILED);
+  auto* base = static_cast<char*>(map);
+  AdviseHugePages(base + 4096, 4096 * 10);  // no whole 2 MB page inside
+  EXPECT_FALSE(Advised(base + 4096 * 5));
+  ::munmap(map, kSize);
+}
+
+TEST(HugePages, NewAdvisesLargeBlocksOnly) {
+  if (!HugePagesKnown()) GTEST_SKIP() << "no transparent huge pages on this kernel";
+  if (!LargeBlocksAdvised()) GTEST_SKIP() << "the sanitizers' operator new is in use";
+  auto large = std::make_unique_for_overwrite<char[]>(size_t(16) << 20);
+  EXPECT_TRUE(Advised(large.get() + (size_t(8) << 20)));
+  // A small block lives in malloc's heap, which is never advised.
+  auto small = std::make_unique<char[]>(1000);
+  EXPECT_FALSE(Advised(small.get()));
+}
+
+}  // namespace
+}  // namespace rescfg
