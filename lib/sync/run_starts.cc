@@ -57,36 +57,68 @@ bool RunStarts::Save(const std::string& path, std::string* error) const {
   return WriteFileAtomically(path, text, error);
 }
 
+namespace {
+
+/// Appends `line` (one task's JSON) to `out` minified, with its `started`
+/// set to its run start in `starts` when it is in_progress and has one;
+/// false when it is not JSON.
+bool RewriteTask(std::string_view line, const std::map<std::string, int64_t>& starts, simdjson::dom::parser* parser,
+                 std::string* out) {
+  simdjson::dom::element task;
+  if (parser->parse(line.data(), line.size()).get(task) != simdjson::SUCCESS) return false;
+  std::string_view id, status;
+  simdjson::dom::object object;
+  auto start = starts.end();
+  if (task.get(object) == simdjson::SUCCESS && object["id"].get(id) == simdjson::SUCCESS &&
+      object["status"].get(status) == simdjson::SUCCESS && status == "in_progress") {
+    start = starts.find(std::string(id));
+  }
+  if (start == starts.end()) {
+    out->append(simdjson::minify(task));
+    return true;
+  }
+  out->append("{");
+  for (auto field : object) {
+    if (field.key == "started") continue;
+    AppendJsonString(out, field.key);
+    out->append(":").append(simdjson::minify(field.value)).append(",");
+  }
+  out->append("\"started\":");
+  AppendJsonString(out, FormatMicros(start->second));
+  out->append("}");
+  return true;
+}
+
+}  // namespace
+
 std::string WithRunStarts(const std::string& tasks_json, const std::map<std::string, int64_t>& starts) {
   if (starts.empty()) return tasks_json;
+  // One minified task a line (no line break can be inside one): only a line
+  // that mentions in_progress can be a running task, and only those are
+  // parsed; the others (most of a large snapshot: the queued tasks) are
+  // copied as they are, which is what minifying them again would give.
+  std::string out;
+  out.reserve(tasks_json.size() + starts.size() * 40);
   simdjson::dom::parser parser;
-  simdjson::dom::array tasks;
-  if (parser.parse(tasks_json).get(tasks) != simdjson::SUCCESS) return tasks_json;
-  std::string out = "[";
-  for (simdjson::dom::element task : tasks) {
-    if (out.size() > 1) out.append(",\n");
-    std::string_view id, status;
-    simdjson::dom::object object;
-    auto start = starts.end();
-    if (task.get(object) == simdjson::SUCCESS && object["id"].get(id) == simdjson::SUCCESS &&
-        object["status"].get(status) == simdjson::SUCCESS && status == "in_progress") {
-      start = starts.find(std::string(id));
+  size_t at = 0;
+  while (at < tasks_json.size()) {
+    size_t end = tasks_json.find('\n', at);
+    if (end == std::string::npos) end = tasks_json.size();
+    std::string_view line(tasks_json.data() + at, end - at);
+    const bool open = at == 0 && !line.empty() && line.front() == '[';  // "[" then the first task
+    if (open) line.remove_prefix(1);
+    const bool comma = !line.empty() && line.back() == ',';
+    if (comma) line.remove_suffix(1);
+    if (open) out.push_back('[');
+    if (line.find("in_progress") != std::string_view::npos && line != "]") {
+      if (!RewriteTask(line, starts, &parser, &out)) return tasks_json;
+    } else {
+      out.append(line);
     }
-    if (start == starts.end()) {
-      out.append(simdjson::minify(task));
-      continue;
-    }
-    out.append("{");
-    for (auto field : object) {
-      if (field.key == "started") continue;
-      AppendJsonString(&out, field.key);
-      out.append(":").append(simdjson::minify(field.value)).append(",");
-    }
-    out.append("\"started\":");
-    AppendJsonString(&out, FormatMicros(start->second));
-    out.append("}");
+    if (comma) out.push_back(',');
+    if (end < tasks_json.size()) out.push_back('\n');
+    at = end + 1;
   }
-  out.append(out.size() > 1 ? "\n]\n" : "]\n");
   return out;
 }
 

@@ -38,8 +38,9 @@ class RunStarts {
 /// The tasks of a snapshot (a JSON array, one minified task a line, as
 /// ServerSnapshot::tasks_json) with the `started` of every in_progress task
 /// that has a record replaced by its run start (RFC 3339): what the pass
-/// judges `minRuntime` by. Other tasks are left as they are. The input
-/// unchanged when it cannot be read.
+/// judges `minRuntime` by. Other tasks are left as they are (only the lines
+/// that mention in_progress are parsed). The input unchanged when such a
+/// line cannot be read.
 std::string WithRunStarts(const std::string& tasks_json, const std::map<std::string, int64_t>& starts);
 
 /// DIR/sync/run-starts.
