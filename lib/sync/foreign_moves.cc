@@ -4,31 +4,36 @@
 
 #include <string_view>
 
+#include "sync/task_lines.h"
+
 namespace rescfg::sync {
 
 ForeignMoves FindForeignMoves(const ServerSnapshot& snapshot, const clearml::QueueList& queues,
                               const clearml::Handovers& covered, size_t examples) {
   ForeignMoves found;
-  simdjson::dom::parser parser;
-  simdjson::dom::array tasks;
-  if (parser.parse(snapshot.tasks_json).get(tasks) != simdjson::SUCCESS) return found;
   constexpr std::string_view kReason = "rescfg: ";  // StatusReason (sync/move.h)
-  for (simdjson::dom::element t : tasks) {
+  simdjson::dom::parser parser;
+  // Only a task whose text holds the reason can be one: only those are parsed.
+  ForEachTaskLine(snapshot.tasks_json, [&](std::string_view line) {
+    simdjson::dom::element t;
+    if (line.find(kReason) == std::string_view::npos || parser.parse(line.data(), line.size()).get(t) != simdjson::SUCCESS) {
+      return;
+    }
     std::string_view id, status, reason, queue;
     if (t["id"].get(id) != simdjson::SUCCESS || t["status"].get(status) != simdjson::SUCCESS ||
         status != "queued" || t["status_reason"].get(reason) != simdjson::SUCCESS ||
         reason.substr(0, kReason.size()) != kReason || covered.count(std::string(id)) > 0) {
-      continue;
+      return;
     }
     const auto listing = queues.ListingOf(id);
-    if (!listing) continue;
+    if (!listing) return;
     simdjson::dom::element q;
-    if (t["execution"]["queue"].get(q) != simdjson::SUCCESS) continue;
-    if (q.get(queue) != simdjson::SUCCESS && q["id"].get(queue) != simdjson::SUCCESS) continue;
-    if (queues.queues[listing->queue].id == queue) continue;  // where it was enqueued: not moved
+    if (t["execution"]["queue"].get(q) != simdjson::SUCCESS) return;
+    if (q.get(queue) != simdjson::SUCCESS && q["id"].get(queue) != simdjson::SUCCESS) return;
+    if (queues.queues[listing->queue].id == queue) return;  // where it was enqueued: not moved
     if (found.examples.size() < examples) found.examples.emplace_back(id);
     ++found.count;
-  }
+  });
   return found;
 }
 

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include "jobs/run_facts.h"
+#include "sync/task_lines.h"
 #include "util/atomic_file.h"
 #include "util/flat_record.h"
 #include "util/state_file.h"
@@ -93,32 +94,24 @@ bool RewriteTask(std::string_view line, const std::map<std::string, int64_t>& st
 
 std::string WithRunStarts(const std::string& tasks_json, const std::map<std::string, int64_t>& starts) {
   if (starts.empty()) return tasks_json;
-  // One minified task a line (no line break can be inside one): only a line
-  // that mentions in_progress can be a running task, and only those are
-  // parsed; the others (most of a large snapshot: the queued tasks) are
-  // copied as they are, which is what minifying them again would give.
-  std::string out;
+  // Only a line that mentions in_progress can be a running task: only those
+  // are parsed; the others (the queued tasks) are copied as they are, which
+  // is what minifying them again would give.
+  std::string out = "[";
   out.reserve(tasks_json.size() + starts.size() * 40);
   simdjson::dom::parser parser;
-  size_t at = 0;
-  while (at < tasks_json.size()) {
-    size_t end = tasks_json.find('\n', at);
-    if (end == std::string::npos) end = tasks_json.size();
-    std::string_view line(tasks_json.data() + at, end - at);
-    const bool open = at == 0 && !line.empty() && line.front() == '[';  // "[" then the first task
-    if (open) line.remove_prefix(1);
-    const bool comma = !line.empty() && line.back() == ',';
-    if (comma) line.remove_suffix(1);
-    if (open) out.push_back('[');
-    if (line.find("in_progress") != std::string_view::npos && line != "]") {
-      if (!RewriteTask(line, starts, &parser, &out)) return tasks_json;
+  bool readable = true;
+  ForEachTaskLine(tasks_json, [&](std::string_view task) {
+    if (!readable) return;
+    if (out.size() > 1) out.append(",\n");
+    if (task.find("in_progress") == std::string_view::npos) {
+      out.append(task);
     } else {
-      out.append(line);
+      readable = RewriteTask(task, starts, &parser, &out);
     }
-    if (comma) out.push_back(',');
-    if (end < tasks_json.size()) out.push_back('\n');
-    at = end + 1;
-  }
+  });
+  if (!readable) return tasks_json;
+  out.append(out.size() > 1 ? "\n]\n" : "]\n");
   return out;
 }
 
