@@ -18,8 +18,9 @@
 namespace rescfg {
 namespace {
 
-/// Every task parsed and minified again; a running task with a record gets
-/// its `started` replaced (the field moved last).
+/// The former implementation, kept as the reference: every task parsed and
+/// minified again; a running task with a record gets its `started` replaced
+/// (the field moved last).
 std::string ReferenceWithRunStarts(const std::string& tasks_json, const std::map<std::string, int64_t>& starts) {
   if (starts.empty()) return tasks_json;
   simdjson::dom::parser parser;
