@@ -165,6 +165,7 @@ int RunSync(const SyncOptions& options) {
     spdlog::error("{}", error);
     return kExitUnusable;
   }
+  if (!journal->warning().empty()) spdlog::warn("{}", journal->warning());
   if (!CaBundleTrusted(options)) return kExitUnusable;
   // The one place the sync takes the machine's clocks: everything below reads and waits on this one.
   Clock& clock = SystemClock();

@@ -62,6 +62,13 @@ TEST(SyncMovesTest, EachAnswerGivesItsResult) {
        {"queues.remove_task", "tasks.enqueue"}},
       {"removed 0: taken meanwhile", {OkAnswer(R"({"removed": 0})")}, {ok_enqueued}, "", "skipped",
        {"queues.remove_task"}},
+      // No count: whether the entry went is not known; the enqueue's guard decides.
+      {"an answer without a count: on to the enqueue", {OkAnswer("{}")}, {ok_enqueued}, "", "moved",
+       {"queues.remove_task", "tasks.enqueue"}},
+      {"a count that is no number: on to the enqueue", {OkAnswer(R"({"removed": "x"})")}, {ok_enqueued}, "", "moved",
+       {"queues.remove_task", "tasks.enqueue"}},
+      {"no count, and the enqueue's guard refuses (12)", {OkAnswer("{}")}, {RefusedAnswer(400, 12)}, "created",
+       "skipped", {"queues.remove_task", "tasks.enqueue", "tasks.get_all"}},
       {"stopped meanwhile (110), not put back", {ok_removed}, {RefusedAnswer(400, 110)}, "stopped", "skipped",
        {"queues.remove_task", "tasks.enqueue", "tasks.get_all"}},
       {"status changed (121), still queued: put back", {ok_removed}, {RefusedAnswer(400, 121)}, "queued", "skipped",

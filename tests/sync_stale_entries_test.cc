@@ -13,6 +13,7 @@
 #include "support/scenario_text.h"
 #include "sync/metrics.h"
 #include "sync/move_output.h"
+#include "sync/removed_count.h"
 #include "sync/stale_entries.h"
 
 namespace rescfg {
@@ -21,6 +22,7 @@ namespace {
 using sync::HttpResponse;
 using testing::FakeTransport;
 using testing::OkAnswer;
+using testing::RawAnswer;
 using testing::RefusedAnswer;
 using testing::TransportFailure;
 
@@ -94,6 +96,17 @@ TEST(SyncStaleEntriesTest, EachAnswerGivesItsResult) {
       {"popped or re-enqueued between the look and the removal (703)", "stopped", {RefusedAnswer(400, 703)},
        "skipped", {"tasks.get_all", "queues.remove_task"}},
       {"removed 0", "stopped", {OkAnswer(R"({"removed": 0})")}, "skipped", {"tasks.get_all", "queues.remove_task"}},
+      {"an answer without a count is not a removal", "stopped", {OkAnswer("{}")}, "skipped",
+       {"tasks.get_all", "queues.remove_task"}},
+      {"a count that is no number is not a removal", "stopped", {OkAnswer(R"({"removed": "x"})")}, "skipped",
+       {"tasks.get_all", "queues.remove_task"}},
+      {"a negative count is not a removal", "stopped", {OkAnswer(R"({"removed": -1})")}, "skipped",
+       {"tasks.get_all", "queues.remove_task"}},
+      {"no API envelope at all", "stopped", {RawAnswer(200, "{}")}, "failed", {"tasks.get_all", "queues.remove_task"}},
+      {"data without meta", "stopped", {RawAnswer(200, R"({"data": {"removed": 1}})")}, "failed",
+       {"tasks.get_all", "queues.remove_task"}},
+      {"no answer (transport)", "stopped", {TransportFailure(HttpResponse::Outcome::kConnectFailed)}, "failed",
+       {"tasks.get_all", "queues.remove_task"}},
       {"a refusal that says nothing of the task", "stopped", {RefusedAnswer(400, 999)}, "failed",
        {"tasks.get_all", "queues.remove_task"}},
   };
@@ -116,6 +129,9 @@ TEST(SyncStaleEntriesTest, EachAnswerGivesItsResult) {
     ASSERT_EQ(reports.size(), 1u) << c.what;
     EXPECT_EQ(sync::MoveResultName(reports[0].result), std::string(c.result)) << c.what << ": " << reports[0].detail;
     EXPECT_FALSE(reports[0].detail.empty()) << c.what;
+    if (std::string(c.what).find("not a removal") != std::string::npos) {
+      EXPECT_NE(reports[0].detail.find("no \"removed\" count"), std::string::npos) << c.what << ": " << reports[0].detail;
+    }
     auto calls = server.endpoints();
     calls.erase(calls.begin());
     EXPECT_EQ(calls, c.calls) << c.what;
@@ -123,6 +139,26 @@ TEST(SyncStaleEntriesTest, EachAnswerGivesItsResult) {
       EXPECT_EQ(server.requests().back().body, R"({"queue": "qh", "task": "stopped1"})") << c.what;
     }
   }
+}
+
+// The count of a queues.remove_task answer: only a whole number of at least 0 is one.
+TEST(SyncStaleEntriesTest, RemovedCountOfEachAnswer) {
+  const std::vector<std::pair<std::string, std::optional<int64_t>>> cases = {
+      {R"({"data": {"removed": 1}})", 1},
+      {R"({"data": {"removed": 0}})", 0},
+      {R"({"meta": {"result_code": 200}, "data": {"removed": 3}})", 3},
+      {R"({"data": {}})", std::nullopt},
+      {"{}", std::nullopt},
+      {R"({"data": {"removed": "x"}})", std::nullopt},
+      {R"({"data": {"removed": 1.5}})", std::nullopt},
+      {R"({"data": {"removed": -1}})", std::nullopt},
+      {R"({"data": {"removed": null}})", std::nullopt},
+      {R"({"data": null})", std::nullopt},
+      {"[]", std::nullopt},
+      {"not json", std::nullopt},
+      {"", std::nullopt},
+  };
+  for (const auto& [body, count] : cases) EXPECT_EQ(sync::RemovedCount(body), count) << body;
 }
 
 TEST(SyncStaleEntriesTest, AnUnreadableTaskIsLeftForTheNextCycle) {

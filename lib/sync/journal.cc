@@ -82,7 +82,16 @@ std::string Journal::Line(const std::string& json) {
 }
 
 std::optional<Journal> Journal::Open(const std::string& path, std::string* error) {
+  return Load(path, true, error);
+}
+
+std::optional<Journal> Journal::Read(const std::string& path, std::string* error) {
+  return Load(path, false, error);
+}
+
+std::optional<Journal> Journal::Load(const std::string& path, bool repair, std::string* error) {
   Journal journal(path);
+  journal.read_only_ = !repair;
   bool missing = false;
   std::string read_error;
   auto text = ReadStateFile(path, &read_error, &missing);
@@ -91,16 +100,19 @@ std::optional<Journal> Journal::Open(const std::string& path, std::string* error
     *error = read_error;
     return std::nullopt;
   }
-  journal.exists_ = true;
   std::string_view rest = *text;
-  if (!rest.starts_with(kHeader)) {
-    // An empty file is what a crash right after its creation leaves.
-    if (rest.empty()) return journal;
+  size_t intact = 0;  // bytes up to the end of the last complete line
+  if (rest.starts_with(kHeader)) {
+    journal.has_header_ = true;
+    intact = kHeader.size();
+    rest.remove_prefix(kHeader.size());
+  } else if (!kHeader.starts_with(rest)) {
     *error = path + ":1: not a rescfg sync journal (the first line must be '" +
              std::string(kHeader.substr(0, kHeader.size() - 1)) + "')";
     return std::nullopt;
+  } else {
+    rest = {};  // empty, or its first line cut short: a crash right after its creation
   }
-  rest.remove_prefix(kHeader.size());
   for (size_t line = 2; !rest.empty(); ++line) {
     const size_t end = rest.find('\n');
     if (end == std::string_view::npos) break;  // torn by a crash while appending: never acted on
@@ -121,6 +133,14 @@ std::optional<Journal> Journal::Open(const std::string& path, std::string* error
       *error = where + why;
       return std::nullopt;
     }
+    intact += end + 1;
+  }
+  if (intact < text->size() && repair) {
+    // Appends go to the end of the file: the fragment has to go first.
+    if (!TruncateDurably(path, intact, error)) return std::nullopt;
+    journal.warning_ = path + ": its last " + std::to_string(text->size() - intact) +
+                       " bytes, a line cut short by a crash while appending, were truncated away (what they said "
+                       "was not yet acted on)";
   }
   return journal;
 }
@@ -232,15 +252,22 @@ clearml::Handovers Journal::AsHandovers() const {
   return out;
 }
 
+bool Journal::Writable(std::string* error) const {
+  if (!read_only_) return true;
+  *error = path_ + ": the journal was opened to be read only";
+  return false;
+}
+
 bool Journal::Begin(std::vector<MoveIntent>* intents, std::string* error) {
   if (intents->empty()) return true;
-  std::string lines = exists_ ? "" : std::string(kHeader);
+  if (!Writable(error)) return false;
+  std::string lines = has_header_ ? "" : std::string(kHeader);
   for (MoveIntent& m : *intents) {
     m.seq = next_seq_++;
     lines += Line(IntentJson(m));
   }
   if (!AppendDurably(path_, lines, error)) return false;
-  exists_ = true;
+  has_header_ = true;
   for (const MoveIntent& m : *intents) unfinished_[m.seq] = m;
   return true;
 }
@@ -272,22 +299,24 @@ void Journal::Release(const std::string& task) {
 
 bool Journal::Flush(std::string* error) {
   if (pending_.empty()) return true;
-  std::string lines = exists_ ? "" : std::string(kHeader);
+  if (!Writable(error)) return false;
+  std::string lines = has_header_ ? "" : std::string(kHeader);
   lines += pending_;
   if (!AppendDurably(path_, lines, error)) return false;
-  exists_ = true;
+  has_header_ = true;
   pending_.clear();
   return true;
 }
 
 bool Journal::Compact(std::string* error) {
+  if (!Writable(error)) return false;
   std::string text(kHeader);
   text += Line("{\"op\": \"seq\", \"next\": " + std::to_string(next_seq_) + "}");
   for (const auto& [task, h] : handovers_) text += Line(HandoverJson(h));
   for (const auto& [task, m] : stops_) text += Line(IntentJson(m, "stop"));
   for (const auto& [seq, m] : unfinished_) text += Line(IntentJson(m));
   if (!WriteFileAtomically(path_, text, error)) return false;
-  exists_ = true;
+  has_header_ = true;
   pending_.clear();
   return true;
 }

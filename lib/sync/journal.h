@@ -13,7 +13,11 @@
 /// "<first 16 hex digits of the sha256 of JSON> <JSON>". Every complete
 /// line must verify: anything else is corruption, an error, never
 /// repaired. Only a last line without its newline (a crash while
-/// appending) is dropped: what it said was not yet acted on.
+/// appending) is dropped: what it said was not yet acted on. The sync
+/// (Open, under its lock) also cuts it off the file, durably, before it
+/// appends anything: a record appended after the fragment would be glued
+/// to it into a line that never verifies. Readers without the lock (Read)
+/// drop it in memory only and never change the file.
 
 #include <cstdint>
 #include <map>
@@ -50,10 +54,19 @@ struct HandoverRecord {
 
 class Journal {
  public:
-  /// Reads and verifies `path`; a missing file is an empty journal (created
-  /// at the first write). nullopt with `error` set when it is corrupt or
-  /// unreadable.
+  /// Reads and verifies `path`, for the sync that holds DIR/sync/lock; a
+  /// missing or empty file is an empty journal (its first line written at
+  /// the first write). A last line cut short by a crash (the first line
+  /// too) is truncated away durably, and warning() says so. nullopt with
+  /// `error` set when it is corrupt, unreadable or cannot be truncated.
   static std::optional<Journal> Open(const std::string& path, std::string* error);
+  /// Open for a reader without the lock (`--jobs-from-sync`): the file is
+  /// never changed (a sync may be appending to it), a torn last line is
+  /// only left out, and the journal it returns refuses every write.
+  static std::optional<Journal> Read(const std::string& path, std::string* error);
+
+  /// What Open repaired ("PATH: ... truncated ..."), for the log; "" when nothing.
+  const std::string& warning() const { return warning_; }
 
   /// Intents without a result, by seq.
   const std::map<uint64_t, MoveIntent>& unfinished() const { return unfinished_; }
@@ -89,11 +102,15 @@ class Journal {
 
  private:
   explicit Journal(std::string path) : path_(std::move(path)) {}
+  static std::optional<Journal> Load(const std::string& path, bool repair, std::string* error);
   bool Apply(const std::string& json, std::string* error);
+  bool Writable(std::string* error) const;
   static std::string Line(const std::string& json);
 
   std::string path_;
-  bool exists_ = false;
+  bool has_header_ = false;  ///< the file holds its whole first line: appends need not write it
+  bool read_only_ = false;   ///< from Read: no write is allowed
+  std::string warning_;
   uint64_t next_seq_ = 1;
   std::map<uint64_t, MoveIntent> unfinished_;
   std::map<std::string, HandoverRecord> handovers_;

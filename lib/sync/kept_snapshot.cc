@@ -41,7 +41,7 @@ clearml::Snapshot LoadKeptSnapshot(const SyncPaths& paths, const std::vector<std
 }
 
 bool ReadHandovers(const SyncPaths& paths, clearml::Handovers* handovers, std::string* error) {
-  auto journal = Journal::Open(paths.journal, error);
+  auto journal = Journal::Read(paths.journal, error);  // without the lock: never changes the file
   if (!journal) return false;
   *handovers = journal->AsHandovers();
   return true;

@@ -38,7 +38,8 @@ clearml::Snapshot LoadKeptSnapshot(const SyncPaths& paths, const std::vector<std
                                    const Config* resolve_against, const clearml::Handovers& handovers);
 
 /// The hand-overs of the journal in DIR/sync, for the commands that read a
-/// kept snapshot; an empty set when there is no journal. False with `error`
+/// kept snapshot; an empty set when there is no journal. Read only, as
+/// these commands take no sync lock (Journal::Read). False with `error`
 /// set when it is corrupt.
 bool ReadHandovers(const SyncPaths& paths, clearml::Handovers* handovers, std::string* error);
 

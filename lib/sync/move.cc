@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "sync/listing_now.h"
+#include "sync/removed_count.h"
 #include "util/crash_point.h"
 #include "util/flat_record.h"
 
@@ -165,16 +166,13 @@ MoveReport MoveTask(ApiClient& api, const MoveIntent& m, const Clock& clock) {
       return Report(clock, m, MoveResult::kFailed, "queues.remove_task: " + removed.Describe(),
                     removed.in_doubt || removed.kind != ApiAnswer::Kind::kRefused);
     }
-  } else {
-    simdjson::dom::parser parser;
-    int64_t count = 1;
-    simdjson::dom::element root;
-    if (parser.parse(removed.body).get(root) == simdjson::SUCCESS &&
-        root["data"]["removed"].get(count) != simdjson::SUCCESS) {
-      count = 1;  // an answer without the count: the call succeeded
-    }
-    if (count == 0) return Report(clock, m, MoveResult::kSkipped, "queues.remove_task: removed 0 (taken from the queue meanwhile)");
+  } else if (RemovedCount(removed.body) == 0) {
+    return Report(clock, m, MoveResult::kSkipped, "queues.remove_task: removed 0 (taken from the queue meanwhile)");
   }
+  // Removed, or an answer without a count (whether the entry went is not
+  // known): either way on to step 3, whose guard (the server enqueues only
+  // a task still queued, with the status it just read) leaves alone a task
+  // that changed meanwhile.
   SyncCrashPoint();
   return CompleteMove(api, m, clock);
 }

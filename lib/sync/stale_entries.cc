@@ -1,8 +1,7 @@
 #include "sync/stale_entries.h"
 
-#include <simdjson.h>
-
 #include "decide/stale_entries.h"
+#include "sync/removed_count.h"
 #include "util/crash_point.h"
 #include "util/flat_record.h"
 
@@ -38,13 +37,15 @@ MoveReport RemoveEntry(ApiClient& api, const MoveIntent& m, const Clock& clock) 
     return report(changed ? MoveResult::kSkipped : MoveResult::kFailed,
                   "queues.remove_task: " + removed.Describe() + (changed ? "" : "; tried again at the next cycle"));
   }
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  int64_t count = 1;
-  if (parser.parse(removed.body).get(root) == simdjson::SUCCESS && root["data"]["removed"].get(count) != simdjson::SUCCESS) {
-    count = 1;  // an answer without the count: the call succeeded
+  // Only a count says the entry went: an answer without one is not
+  // reported removed (the next cycle finds the entry again if it is still there).
+  const std::optional<int64_t> count = RemovedCount(removed.body);
+  if (!count) {
+    return report(MoveResult::kSkipped,
+                  "queues.remove_task: the answer has no \"removed\" count; whether the entry went is not known, "
+                  "the next cycle looks again");
   }
-  if (count == 0) return report(MoveResult::kSkipped, "queues.remove_task: removed 0 (taken from the queue meanwhile)");
+  if (*count == 0) return report(MoveResult::kSkipped, "queues.remove_task: removed 0 (taken from the queue meanwhile)");
   return report(MoveResult::kRemoved, StatusDetail(look.status));
 }
 

@@ -8,7 +8,8 @@
 ///      reported skipped (a person enqueued it again, or it runs);
 ///   2. queues.remove_task {queue: the pool queue, task}: 703 (not listed
 ///      there any more: an agent popped it, or a person's enqueue took it
-///      out) is skipped.
+///      out) is skipped, and so is an answer whose count (sync/removed_count.h)
+///      is 0 or missing: only a count of at least one is reported removed.
 /// Not journaled: removing the entry of a task that is neither queued nor
 /// running leaves no half-done state behind. A crash before the call leaves
 /// the entry, and the next cycle removes it; after it, the entry is gone.

@@ -4,6 +4,8 @@
 # random instants with kill -9 while it moves tasks (the server answers the
 # moves slowly, so that the kills land inside them). Every crash is followed
 # by a normal cycle, sometimes after the agents took what was handed over.
+# Then a journal whose last line a crash cut short, read by --jobs-from-sync
+# (never changed) and by the next sync (cut off before it appends).
 # After it: no task queued in no queue or in two, none handed over twice, no
 # pool or policy over its size or limit, and the state directory is usable
 # (not locked by the dead process).
@@ -71,5 +73,36 @@ for i in $(seq 1 "$kills"); do
   recover "kill $i"
 done
 
+# 3. A journal whose last line a crash cut short, then a cycle that ends
+#    between the recovery's appends and the rewrite of the journal (the
+#    second reading of the server fails): the fragment must be gone before
+#    those appends, or they are glued to it and the journal never opens again.
+tasks2=$(tasks_json 2 j)
+setup_json "$tasks2" '{"agents": [], "faults": [{"kind": "html", "endpoint": "tasks.enqueue", "count": -1}]}' > setup-open.json
+reset_double setup-open.json
+rm -rf st && cp -r pristine st
+sync_once  # the enqueues get no usable answer: their intents stay open
+journal=st/sync/journal
+intents=$(grep -c '"op": "intent"' "$journal")
+[ "$intents" -ge 1 ] || fail "torn journal: the first cycle left no open intent"
+fragment='0123456789abcdef {"op": "done", "seq"'  # half a record, as a crash while appending leaves it
+printf '%s' "$fragment" >> "$journal"
+cp "$journal" torn-journal
+"$RESCFG" -q graph --state st --jobs-from-sync >/dev/null 2>graph.err ||
+  fail "torn journal: graph --jobs-from-sync exits $?: $(head -3 graph.err)"
+cmp -s "$journal" torn-journal || fail "torn journal: a reader without the sync's lock changed the journal"
+ctl faults/clear >/dev/null
+ctl faults '{"faults": [{"kind": "html", "endpoint": "queues.get_all", "skip": 1, "count": -1}]}' >/dev/null
+sync_once; code=$?
+[ "$code" = 2 ] || fail "torn journal: the cycle whose second reading fails exits $code, expected 2"
+grep -q "journal: its last ${#fragment} bytes.*truncated" err.txt ||
+  { fail "torn journal: no warning that the torn line was truncated"; sed 's/^/  | /' err.txt | head -5 >&2; }
+grep -q '{"op": "done", "seq"[0-9a-f]' "$journal" && fail "torn journal: a record was glued to the torn line"
+ctl faults/clear >/dev/null
+sync_once; code=$?
+[ "$code" = 0 ] || { fail "torn journal: the next cycle exits $code"; sed 's/^/  | /' err.txt | head -5 >&2; }
+grep -q "truncated" err.txt && fail "torn journal: the next cycle warns again"
+check_invariants "torn journal, after the next cycle"
+
 if [ "$failures" -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
-echo "sync crash: $points crash points, $kills kills in cycles of ${span} ms: all passed"
+echo "sync crash: $points crash points, $kills kills in cycles of ${span} ms, a torn journal: all passed"
