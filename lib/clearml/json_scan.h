@@ -7,12 +7,33 @@
 /// place. It validates nothing else: what it passes over is parsed by
 /// simdjson afterwards, which reports every other syntax error.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "util/finding.h"
 
 namespace rescfg::clearml {
+
+/// Where the object or array starting at a position ends, or why it does not.
+struct BracketsEnd {
+  enum Outcome : uint8_t { kClosed, kStringNotClosed, kMismatch, kNeverClosed };
+  Outcome outcome = kNeverClosed;
+  /// kClosed: the closing bracket; kStringNotClosed: the string's opening
+  /// quote; kMismatch: the bracket that does not close; kNeverClosed: the start.
+  const char* at = nullptr;
+  char expected = 0;  ///< kMismatch: the bracket that would have closed
+  bool operator==(const BracketsEnd&) const = default;
+};
+
+/// The end of the object or array at `start` (its '{' or '['), following
+/// strings through their escapes and brackets through their nesting, a byte
+/// at a time. The reference for BracketsEndFast, which the scanner uses.
+BracketsEnd BracketsEndScalar(const char* start, const char* end);
+/// The same, 16 bytes at a time where SSE2 is (x86-64): ordinary bytes are
+/// passed over a block at a time, the quotes, backslashes and brackets of a
+/// block taken in order from one mask.
+BracketsEnd BracketsEndFast(const char* start, const char* end);
 
 class JsonScanner {
  public:

@@ -19,8 +19,8 @@ const Queue* QueueList::FindByName(std::string_view name) const {
   return q == nullptr ? nullptr : &queues[*q];
 }
 
-std::optional<Listing> QueueList::ListingOf(std::string_view task) const {
-  const Listing* l = by_task_.find(task);
+std::optional<Listing> QueueList::ListingOf(std::string_view task, uint64_t hash) const {
+  const Listing* l = by_task_.Find(task, hash);
   if (l == nullptr) return std::nullopt;
   return *l;
 }
@@ -148,8 +148,8 @@ QueueList ReadQueuesText(std::string text, const std::string& file) {
     list.by_id_.emplace(q.id, i);
     list.by_name_.emplace(q.name, i);
   }
-  list.by_task_ = NameMap<Listing>(listings.size());
-  for (const auto& [task, listing] : listings) list.by_task_.emplace(task, listing);
+  list.by_task_ = ListingMap(listings.size());
+  for (const auto& [task, listing] : listings) list.by_task_.Add(task, HashText(task), listing);
   list.entries_ = std::move(listings);
   return list;
 }

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "clearml/listing_map.h"
 #include "clearml/response.h"
 #include "util/finding.h"
 #include "util/name_map.h"
@@ -21,12 +22,6 @@ namespace rescfg::clearml {
 struct Queue {
   std::string_view id, name;
   uint32_t entries = 0;  ///< tasks listed in `entries`
-};
-
-/// Where a task is listed: its queue and its 1-based place in `entries`.
-struct Listing {
-  uint32_t queue = 0;
-  uint32_t position = 0;
 };
 
 class QueueList {
@@ -44,21 +39,21 @@ class QueueList {
   const Queue* FindById(std::string_view id) const;
   const Queue* FindByName(std::string_view name) const;
   /// Where `entries` list the task (its first listing).
-  std::optional<Listing> ListingOf(std::string_view task) const;
+  std::optional<Listing> ListingOf(std::string_view task) const { return ListingOf(task, HashText(task)); }
+  /// The same, with the ID's hash (HashText) already computed.
+  std::optional<Listing> ListingOf(std::string_view task, uint64_t hash) const;
   /// Every entry of every queue: the task ID and where it is listed, in
   /// queue order (a task listed twice is here twice).
   const std::vector<std::pair<std::string_view, Listing>>& entries() const { return entries_; }
-  /// Start loading what ListingOf(task) will read: its slot, then (once
-  /// that is loaded) the task ID it holds.
-  void PrefetchListing(std::string_view task) const { by_task_.prefetch(task); }
-  void PrefetchListingKey(std::string_view task) const { by_task_.prefetch_key(task); }
+  /// Start loading what ListingOf(task, hash) will read (the ID is in it).
+  void PrefetchListing(uint64_t hash) const { by_task_.Prefetch(hash); }
 
  private:
   friend QueueList ReadQueuesText(std::string text, const std::string& file);
   std::unique_ptr<PaddedText> text_;  ///< what the names and IDs view
   std::unique_ptr<TextArena> arena_;  ///< unescaped strings
   NameMap<uint32_t> by_id_, by_name_;
-  NameMap<Listing> by_task_;
+  ListingMap by_task_;
   std::vector<std::pair<std::string_view, Listing>> entries_;
 };
 

@@ -52,7 +52,11 @@ error_code TaskParser::Field(TaskKey key, std::string_view name, od::value value
       if (string) {
         auto error = String(value, &entry->id);
         // Its listing is looked up once the task is read: start loading it.
-        if (!error && lookups_.queues) lookups_.queues->PrefetchListing(*entry->id);
+        if (!error && lookups_.queues) {
+          hashed_id_ = *entry->id;
+          id_hash_ = HashText(hashed_id_);
+          lookups_.queues->PrefetchListing(id_hash_);
+        }
         return error;
       }
       AddProblem(entry, "field 'id' must be a string");
@@ -171,7 +175,9 @@ void TaskParser::Link(JobEntry* e) const {
     // Queue order (rescfg(5), JOBS FILE, ClearML task snapshots): the place in that queue's `entries`, when
     // it lists the task; a listing in another queue says it was handed
     // over, or is in flight.
-    if (auto listing = queues->ListingOf(*e->id)) {
+    const std::string_view id = *e->id;
+    const bool hashed = id.data() == hashed_id_.data() && id.size() == hashed_id_.size();
+    if (auto listing = queues->ListingOf(id, hashed ? id_hash_ : HashText(id))) {
       e->listed_in = lookups_.queue_names[listing->queue];
       if (e->listed_in == *e->queue) e->queue_rank = listing->position;
     }
@@ -195,6 +201,7 @@ error_code TaskParser::Read(json::ParseSpan span, JobEntry* entry, const char** 
   queue_ = {};
   queue_shape_.clear();
   seen_ = 0;
+  hashed_id_ = {};
   capture_.Reset();
   od::document doc;
   bool iterated = false;

@@ -122,6 +122,8 @@ class TaskParser {
   Ref queue_;
   std::string queue_shape_;
   uint32_t seen_ = 0;  ///< TaskKey bits (and one for execution.queue), for keys given twice
+  std::string_view hashed_id_;  ///< the ID whose hash (HashText) is id_hash_
+  uint64_t id_hash_ = 0;
 };
 
 /// An entry that keeps only its number and place (a task that could not be read).
