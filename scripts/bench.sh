@@ -38,11 +38,10 @@
 # reservation-heavy file where borrowers run (30 running per 100 queued), then `simulate` with
 # preemption on a trace of PREEMPT_SIM_SIZE (100000) queued jobs against `schedule` of it;
 # SYNC_QUEUED ("10 100": 10 000 and 100 000 queued tasks over 1 000 policies).
-# Figures (docs/performance.md, sixth round; 2 shared cores, load 9-14): the 100k simulation
-# with preemption took 42.4 s of user CPU before the decisions' set-up was kept between events
-# (x66 the schedule's user CPU; it passed the 400 s timeout in wall time), 4.1 s after (x6.7;
-# x2.1 wall); the 1M schedule costs x1.06-1.16 user CPU with preemption on; wall ratios on a
-# loaded machine were within noise (x0.95-1.02).
+# Figures (docs/performance.md, seventh round; 2 cores, quiet): 1M JSON Lines 0.99 s against a
+# simdjson floor of 0.73 s (x1.37), 1.26 M entries/s, peak 3.34x the file, x3.9 from 100k; the 1M
+# ClearML snapshot x2.1 its twin (x1.34 at 100k); preemption on x1.06 off; simulate 100k with
+# preemption x5.2 schedule; a sync cycle over 100k queued tasks 0.81 s in rescfg.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
