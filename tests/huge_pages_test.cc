@@ -40,28 +40,34 @@ bool HugePagesKnown() { return std::ifstream("/sys/kernel/mm/transparent_hugepag
 
 bool Advised(const void* p) { return VmFlagsOf(p).find(" hg") != std::string::npos; }
 
+/// An anonymous mapping of its own, never advised before.
+struct Mapping {
+  explicit Mapping(size_t size)
+      : size(size), base(static_cast<char*>(::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))) {}
+  ~Mapping() {
+    if (ok()) ::munmap(base, size);
+  }
+  bool ok() const { return base != static_cast<char*>(MAP_FAILED); }
+  size_t size;
+  char* base;
+};
+
 TEST(HugePages, AdvisesTheWholeHugePagesOfARange) {
   if (!HugePagesKnown()) GTEST_SKIP() << "no transparent huge pages on this kernel";
-  constexpr size_t kSize = size_t(8) << 20;
-  void* map = ::mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE(map, MAP_FAILED);
-  auto* base = static_cast<char*>(map);
-  EXPECT_FALSE(Advised(base));
-  AdviseHugePages(base + 1, kSize - 1);
+  Mapping map(size_t(8) << 20);
+  ASSERT_TRUE(map.ok());
+  EXPECT_FALSE(Advised(map.base));
+  AdviseHugePages(map.base + 1, map.size - 1);
   // The advice splits the mapping at 2 MB boundaries: the middle is advised.
-  EXPECT_TRUE(Advised(base + kSize / 2));
-  ::munmap(map, kSize);
+  EXPECT_TRUE(Advised(map.base + map.size / 2));
 }
 
 TEST(HugePages, TooSmallARangeIsLeftAlone) {
   if (!HugePagesKnown()) GTEST_SKIP() << "no transparent huge pages on this kernel";
-  constexpr size_t kSize = size_t(4) << 20;
-  void* map = ::mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE(map, MAP_FAILED);
-  auto* base = static_cast<char*>(map);
-  AdviseHugePages(base + 4096, 4096 * 10);  // no whole 2 MB page inside
-  EXPECT_FALSE(Advised(base + 4096 * 5));
-  ::munmap(map, kSize);
+  Mapping map(size_t(4) << 20);
+  ASSERT_TRUE(map.ok());
+  AdviseHugePages(map.base + 4096, 4096 * 10);  // no whole 2 MB page inside
+  EXPECT_FALSE(Advised(map.base + 4096 * 5));
 }
 
 TEST(HugePages, NewAdvisesLargeBlocksOnly) {
