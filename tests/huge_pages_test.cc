@@ -10,6 +10,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "util/huge_pages.h"
 #include "util/prefault.h"
@@ -75,6 +76,13 @@ TEST(HugePages, NewAdvisesLargeBlocksOnly) {
   if (!LargeBlocksAdvised()) GTEST_SKIP() << "the sanitizers' operator new is in use";
   auto large = std::make_unique_for_overwrite<char[]>(size_t(16) << 20);
   EXPECT_TRUE(Advised(large.get() + (size_t(8) << 20)));
+  // An over-aligned block (a table of cache-line slots) alike.
+  struct alignas(64) Line {
+    char bytes[64];
+  };
+  std::vector<Line> lines(size_t(1) << 18);  // 16 MB
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(lines.data()) % 64, 0u);
+  EXPECT_TRUE(Advised(lines.data() + lines.size() / 2));
   // A small block lives in malloc's heap, which is never advised.
   auto small = std::make_unique<char[]>(1000);
   EXPECT_FALSE(Advised(small.get()));

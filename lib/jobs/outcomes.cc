@@ -99,7 +99,6 @@ void Outcomes::Records<T>::Grow(size_t to) {
   if (to <= capacity) return;
   // Large blocks come straight from the kernel: pages never written are never taken.
   T* grown = static_cast<T*>(::operator new(to * sizeof(T), std::align_val_t(alignof(T))));
-  AdviseHugePages(grown, to * sizeof(T));
   if (size > 0) std::memcpy(static_cast<void*>(grown), data, size * sizeof(T));
   if (data) ::operator delete(data, std::align_val_t(alignof(T)));
   data = grown;

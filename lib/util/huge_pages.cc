@@ -12,6 +12,9 @@
 ///
 /// Left out under the sanitizers, whose own `operator new` must stay.
 
+#include <stdlib.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 
@@ -39,10 +42,16 @@ namespace {
 
 constexpr std::size_t kLarge = std::size_t(4) << 20;
 
-void* Allocate(std::size_t n) {
+/// `align` 0: malloc; otherwise posix_memalign (the over-aligned forms, such
+/// as a table of cache-line slots), whose blocks the standard library's
+/// aligned `operator delete` frees with free() as it does its own.
+void* Allocate(std::size_t n, std::size_t align) {
   if (n == 0) n = 1;
   for (;;) {
-    if (void* p = std::malloc(n)) {
+    void* p = nullptr;
+    const bool got = align == 0 ? (p = std::malloc(n)) != nullptr
+                                : ::posix_memalign(&p, std::max(align, sizeof(void*)), n) == 0;
+    if (got) {
       if (n >= kLarge) rescfg::AdviseHugePages(p, n);
       return p;
     }
@@ -54,7 +63,9 @@ void* Allocate(std::size_t n) {
 
 }  // namespace
 
-void* operator new(std::size_t n) { return Allocate(n); }
-void* operator new[](std::size_t n) { return Allocate(n); }
+void* operator new(std::size_t n) { return Allocate(n, 0); }
+void* operator new[](std::size_t n) { return Allocate(n, 0); }
+void* operator new(std::size_t n, std::align_val_t align) { return Allocate(n, static_cast<std::size_t>(align)); }
+void* operator new[](std::size_t n, std::align_val_t align) { return Allocate(n, static_cast<std::size_t>(align)); }
 
 #endif
