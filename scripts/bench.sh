@@ -40,7 +40,7 @@
 # SYNC_QUEUED ("10 100": 10 000 and 100 000 queued tasks over 1 000 policies).
 # Figures (docs/performance.md, seventh round; 2 cores, quiet): 1M JSON Lines 0.99 s against a
 # simdjson floor of 0.73 s (x1.37), 1.26 M entries/s, peak 3.34x the file, x3.9 from 100k; the 1M
-# ClearML snapshot x2.1 its twin (x1.34 at 100k); preemption on x1.06 off; simulate 100k with
+# ClearML snapshot x1.75 its twin (x1.24 at 100k); preemption on x1.06 off; simulate 100k with
 # preemption x5.2 schedule; a sync cycle over 100k queued tasks 0.81 s in rescfg.
 set -euo pipefail
 
