@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "util/huge_pages.h"
-#include "util/prefault.h"
 
 namespace rescfg {
 namespace {

@@ -12,14 +12,23 @@
 ///
 /// Left out under the sanitizers, whose own `operator new` must stay.
 
+#include "util/huge_pages.h"
+
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
-#include "util/huge_pages.h"
-#include "util/prefault.h"
+void rescfg::AdviseHugePages(void* data, size_t bytes) {
+  constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+  const auto first = reinterpret_cast<uintptr_t>(data);
+  const uintptr_t begin = (first + kHuge - 1) / kHuge * kHuge;
+  const uintptr_t end = (first + bytes) / kHuge * kHuge;
+  if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)

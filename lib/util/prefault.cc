@@ -26,14 +26,6 @@ void Populate(char* begin, char* end, size_t page) {
 
 }  // namespace
 
-void AdviseHugePages(void* data, size_t bytes) {
-  constexpr uintptr_t kHuge = uintptr_t(2) << 20;
-  const auto first = reinterpret_cast<uintptr_t>(data);
-  const uintptr_t begin = (first + kHuge - 1) / kHuge * kHuge;
-  const uintptr_t end = (first + bytes) / kHuge * kHuge;
-  if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
-
 void PrefaultHere(void* data, size_t bytes) {
   const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
   const auto first = reinterpret_cast<uintptr_t>(data);
@@ -44,7 +36,6 @@ void PrefaultHere(void* data, size_t bytes) {
 
 void Prefault(void* data, size_t bytes) {
   if (bytes < kSmall) return;
-  AdviseHugePages(data, bytes);
   const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
   const auto first = reinterpret_cast<uintptr_t>(data);
   char* begin = reinterpret_cast<char*>((first + page - 1) / page * page);

@@ -14,11 +14,6 @@ namespace rescfg {
 /// unchanged. Small ranges (under 8 MB) are left to fault as usual.
 void Prefault(void* data, size_t bytes);
 
-/// Asks the kernel to back the whole 2 MB pages of [data, data + bytes)
-/// with transparent huge pages: one fault per 2 MB instead of per 4 KB.
-/// No effect where huge pages are off.
-void AdviseHugePages(void* data, size_t bytes);
-
 /// Populates [data, data + bytes) in the calling thread, whatever its size.
 void PrefaultHere(void* data, size_t bytes);
 
