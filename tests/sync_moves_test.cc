@@ -290,6 +290,45 @@ TEST(SyncMovesTest, HandoversEndWhenTheTaskStartsOrReturns) {
   EXPECT_TRUE(journal->handovers().empty());
 }
 
+struct HandoverCase {
+  const char* what;
+  const char* listed_in;  ///< the queue that lists t1: qh100 (its pool queue), qdev (its policy queue), "" none
+  const char* status;     ///< as read ("" neither queued nor running: not read)
+  bool released;
+};
+
+TEST(SyncMovesTest, AHandoverHoldsWhileItsTaskMayStillRunInThePool) {
+  const std::vector<HandoverCase> cases = {
+      {"waiting in its pool queue", "qh100", "queued", false},
+      {"popped by an agent, not yet started", "", "queued", false},
+      {"running", "", "in_progress", false},
+      {"back in its policy queue", "qdev", "queued", true},
+      {"stopped, its stale entry still in the pool queue", "qh100", "stopped", false},
+      {"dequeued, its stale entry still in the pool queue", "qh100", "created", false},
+      {"deleted, its stale entry still in the pool queue", "qh100", "", false},
+      {"stopped, listed nowhere", "", "stopped", true},
+      {"ended (not read), listed nowhere", "", "", true},
+  };
+  for (const HandoverCase& c : cases) {
+    SCOPED_TRACE(c.what);
+    TempDir dir;
+    std::string error;
+    auto journal = sync::Journal::Open(dir.file("journal"), &error);
+    std::vector<sync::MoveIntent> intents = {Intent()};
+    ASSERT_TRUE(journal->Begin(&intents, &error));
+    journal->Finish(intents[0].seq, "moved", true);
+    const std::string entries = std::string(c.listed_in).empty() ? "" : R"({"task": "t1"})";
+    const std::string qh100 = std::string(c.listed_in) == "qh100" ? entries : "";
+    const std::string qdev = std::string(c.listed_in) == "qdev" ? entries : "";
+    const auto snapshot = SnapshotWith(R"({"id": "qh100", "name": "h100-4gpu", "entries": [)" + qh100 +
+                                           R"(]}, {"id": "qdev", "name": "dev-4gpu", "entries": [)" + qdev + "]}",
+                                       c.status);
+    EXPECT_EQ(sync::ReleaseHandovers(*journal, snapshot, clearml::ReadQueuesText(snapshot.queues_json, "q")),
+              c.released ? 1u : 0u);
+    EXPECT_EQ(journal->handovers().empty(), c.released);
+  }
+}
+
 TEST(SyncMovesTest, MovesIntoOneQueueKeepPlacementOrder) {
   TempDir dir;
   std::string error;

@@ -1,6 +1,9 @@
 #include "sync/cycle.h"
 
+#include <algorithm>
+#include <optional>
 #include <unordered_set>
+#include <utility>
 
 #include "clearml/queues.h"
 #include "config/renames.h"
@@ -52,6 +55,42 @@ std::vector<std::string> JournalTasks(const Journal& journal) {
   for (const auto& [seq, m] : journal.unfinished()) ids.push_back(m.task);
   for (const auto& [task, m] : journal.stops()) ids.push_back(task);
   return ids;
+}
+
+/// Reads the server; when the journal holds open actions (a crash, or a
+/// server that stopped answering, left them), settles them first and reads
+/// again if that changed the server. A failure ends the cycle: its status
+/// and message.
+std::optional<std::pair<CycleResult::Status, std::string>> ReadSettled(
+    ApiClient& api, Journal& journal, const CycleSettings& settings, const Config& config,
+    const std::unordered_set<std::string>& config_queues, const std::vector<std::string>& param_paths,
+    const Clock& clock, ServerSnapshot* snapshot, clearml::QueueList* queues, CycleResult* result) {
+  using Failure = std::pair<CycleResult::Status, std::string>;
+  for (int reading = 0;; ++reading) {
+    FetchOutcome fetched;
+    {
+      const ArmedRead armed(settings.read_guard);
+      fetched = FetchServerSnapshot(api, TaskFields(param_paths), settings.page_size, snapshot, JournalTasks(journal));
+    }
+    if (!fetched.ok) return Failure{StatusOfFailure(fetched.failure), fetched.error};
+    *queues = clearml::ReadQueuesText(snapshot->queues_json, "queues.get_all");
+    if ((journal.unfinished().empty() && journal.stops().empty()) || settings.dry_run || reading > 0) return std::nullopt;
+    // Moves a crash (or a silent server) left half done, before anything else.
+    RecoveryOutcome recovered = RecoverIntents(api, journal, *snapshot, *queues, [&](std::string_view name) {
+      return config_queues.count(std::string(name)) > 0;
+    }, clock);
+    result->notes.insert(result->notes.end(), recovered.notes.begin(), recovered.notes.end());
+    std::string error;
+    // Stops and re-queues: open ones settled, stopped victims re-queued (sync/requeue.h).
+    SettleOutcome settled;
+    if (recovered.ok) settled = SettlePreemptions(api, journal, settings.cycle, StopTimeoutMicros(config), clock, &error);
+    result->notes.insert(result->notes.end(), settled.notes.begin(), settled.notes.end());
+    for (MoveReport& r : settled.reports) result->moves.push_back(std::move(r));
+    if (!error.empty() || !journal.Flush(&error)) return Failure{CycleResult::Status::kUnusable, error};
+    if (!recovered.ok) return Failure{CycleResult::Status::kUnreachable, recovered.failure.Describe()};
+    if (!settled.ok) return Failure{CycleResult::Status::kUnreachable, settled.failure.Describe()};
+    if (!recovered.acted && !settled.acted) return std::nullopt;  // else read again: the server changed
+  }
 }
 
 /// The queue a task of policy queue `policy_queue` is moved out of: that
@@ -145,40 +184,30 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
 
   ServerSnapshot snapshot;
   clearml::QueueList queues;
-  for (int reading = 0;; ++reading) {
-    FetchOutcome fetched;
-    {
-      const ArmedRead armed(settings.read_guard);
-      fetched = FetchServerSnapshot(api, TaskFields(param_paths), settings.page_size, &snapshot, JournalTasks(journal));
+  // A stale entry that an agent popped between the read and its removal
+  // holds its pool again, and the read does not show it: after a removal
+  // that did not go as read, the server is read once more (the hand-over
+  // the journal keeps for such an entry then says which pool holds it).
+  for (int removal_round = 0;; ++removal_round) {
+    if (auto failed = ReadSettled(api, journal, settings, config, config_queues, param_paths, clock, &snapshot, &queues,
+                                  &result)) {
+      return finish(failed->first, failed->second);
     }
-    if (!fetched.ok) return finish(StatusOfFailure(fetched.failure), fetched.error);
-    queues = clearml::ReadQueuesText(snapshot.queues_json, "queues.get_all");
-    if ((journal.unfinished().empty() && journal.stops().empty()) || settings.dry_run || reading > 0) break;
-    // Moves a crash (or a silent server) left half done, before anything else.
-    RecoveryOutcome recovered = RecoverIntents(api, journal, snapshot, queues, [&](std::string_view name) {
-      return config_queues.count(std::string(name)) > 0;
-    }, clock);
-    result.notes.insert(result.notes.end(), recovered.notes.begin(), recovered.notes.end());
-    std::string error;
-    // Stops and re-queues: open ones settled, stopped victims re-queued (sync/requeue.h).
-    SettleOutcome settled;
-    if (recovered.ok) settled = SettlePreemptions(api, journal, settings.cycle, StopTimeoutMicros(config), clock, &error);
-    result.notes.insert(result.notes.end(), settled.notes.begin(), settled.notes.end());
-    for (MoveReport& r : settled.reports) result.moves.push_back(std::move(r));
-    if (!error.empty() || !journal.Flush(&error)) return finish(CycleResult::Status::kUnusable, error);
-    if (!recovered.ok) return finish(CycleResult::Status::kUnreachable, recovered.failure.Describe());
-    if (!settled.ok) return finish(CycleResult::Status::kUnreachable, settled.failure.Describe());
-    if (!recovered.acted && !settled.acted) break;  // else read again: the server changed
+    // Entries a person's stop or dequeue left in pool queues, at once: an agent
+    // that pops one runs the task again (sync/stale_entries.h).
+    const std::vector<MoveIntent> removals = PlanRemovals(config, snapshot, queues, settings.cycle);
+    const size_t first_removal = result.moves.size();
+    if (settings.dry_run) {
+      PlannedRemovals(removals, clock, &result.moves);
+      break;
+    }
+    CarryOutRemovals(api, removals, clock, settings.stop, &result.moves);
+    const bool stopping = settings.stop != nullptr && settings.stop->load();
+    const bool as_read = std::all_of(result.moves.begin() + static_cast<std::ptrdiff_t>(first_removal), result.moves.end(),
+                                     [](const MoveReport& r) { return r.result == MoveResult::kRemoved; });
+    if (as_read || stopping || removal_round > 0) break;
   }
   result.tasks_read = snapshot.tasks;
-  // Entries a person's stop or dequeue left in pool queues, at once: an agent
-  // that pops one runs the task again (sync/stale_entries.h).
-  const std::vector<MoveIntent> removals = PlanRemovals(config, snapshot, queues, settings.cycle);
-  if (settings.dry_run) {
-    PlannedRemovals(removals, clock, &result.moves);
-  } else {
-    CarryOutRemovals(api, removals, clock, settings.stop, &result.moves);
-  }
 
   const SyncPaths paths = SyncPathsOf(settings.state_dir);
   std::string error;

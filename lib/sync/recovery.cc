@@ -109,10 +109,15 @@ size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const 
     // it runs and no worker reports it (rescfg(1), "What a crash leaves behind").
     // The reading looked up every hand-over the scroll skipped (sync/server_snapshot.h):
     // one it does not hold is neither queued nor running.
+    // One a person stopped or dequeued while it waited in its pool queue
+    // keeps its entry there (a stale entry) until a cycle removes it: an
+    // agent that pops it meanwhile runs it again, queued in no queue or
+    // running with its execution.queue on its policy queue, and only this
+    // hand-over still says which pool holds it.
     const std::string_view status = StatusOf(snapshot, task);
-    if ((status != "queued" && status != "in_progress") || (listed != nullptr && listed->id == h.from_id)) {
-      released.push_back(task);
-    }
+    const bool ended = status != "queued" && status != "in_progress";
+    const bool stale_entry = listed != nullptr && listed->id == h.to_id;
+    if ((ended && !stale_entry) || (listed != nullptr && listed->id == h.from_id)) released.push_back(task);
   }
   for (const auto& task : released) journal.Release(task);
   return released.size();

@@ -51,8 +51,9 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
                                const std::function<bool(std::string_view)>& is_config_queue, const Clock& clock);
 
 /// Forgets the hand-overs that no longer hold: the task is neither queued
-/// nor running any more (finished, stopped), or is listed in its policy
-/// queue again. Returns how many.
+/// nor running any more (finished, stopped) and no longer listed in the
+/// pool queue it was handed to (a stale entry an agent may still pop), or
+/// it is listed in its policy queue again. Returns how many.
 size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const clearml::QueueList& queues);
 
 }  // namespace rescfg::sync

@@ -27,7 +27,9 @@ calls it hits (-1: all). Kinds:
   expire_tokens  revoke every token before the call (it then gets 401/30
              when it carries one)
   person     someone acts on a task: {"task": ID or name, "action": "stop" |
-             "dequeue" | "move" | "run" | "delete", "to": QUEUE (move),
+             "dequeue" | "move" | "run" | "relist" | "pop" | "delete",
+             "to": QUEUE (move, relist; "pop": an agent's queues.get_next_task
+             that has not started the task yet, a stopped one queued again),
              "on": "mutating" (default: the next call that changes that
              task) | ENDPOINT (the next such call that names the task) |
              "after:ENDPOINT" (right after such a call was answered),
@@ -136,9 +138,12 @@ def act(model, fault):
             model.queues_add_task({"queue": model.queue_by_name(fault["to"])["id"], "task": task_id,
                                    "update_execution_queue": False})
         elif action == "pop":
-            # an agent popped it (queues.get_next_task) and has not started it yet
+            # an agent popped it (queues.get_next_task) and has not started it yet;
+            # a stopped one (a stale entry) comes back queued, as the server's pop does
             model.remove_from_all(task_id)
             model.popped.add(task_id)
+            if model.tasks[task_id]["status"] == "stopped":
+                model.tasks[task_id]["status"] = "queued"
         elif action == "delete":
             model.remove_from_all(task_id)
             del model.tasks[task_id]

@@ -17,8 +17,8 @@ Checked: no task is in two queues; no queued task is in none; no pool holds
 more than its size (running, parked and waiting in its queues); no policy
 uses more than its limit; no task was handed over twice (entries into pool
 queues made through the API, less those the API took back; a victim the
-sync stopped and re-queued in its policy queue may be handed over again,
-once per re-queue); every hand-over
+sync stopped and re-queued in its policy queue, or one a person put back in
+a policy queue, may be handed over again, once per re-queue); every hand-over
 took a task of a policy queue into a link queue of its own profile.
 Prints a one-line JSON summary; exit 1 (with the violations on stderr) when
 a promise is broken.
@@ -70,6 +70,8 @@ def check(state, layout):
         if event["to"] in pool_of_queue:
             last_pool[task_id] = pool_of_queue[event["to"]]
         if event["by"] != "api":
+            if event["to"] in by_queue:
+                handovers[task_id] = 0  # a person put it back in a policy queue: a new wait
             continue
         if event["to"] in by_queue and task_id in stopped_by_api:
             handovers[task_id] = 0  # re-queued after a preemption
