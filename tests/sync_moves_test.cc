@@ -284,15 +284,17 @@ TEST(SyncMovesTest, HandoversEndWhenTheTaskStartsOrReturns) {
   ASSERT_TRUE(journal->Begin(&intents, &error));
   journal->Finish(intents[0].seq, "moved", true);
   const auto waiting = SnapshotWith(R"({"id": "qh100", "name": "h100-4gpu", "entries": [{"task": "t1"}]})", "queued");
-  EXPECT_EQ(sync::ReleaseHandovers(*journal, waiting, clearml::ReadQueuesText(waiting.queues_json, "q")), 0u);
+  const auto is_policy_queue = [](std::string_view name) { return name == "dev-4gpu"; };
+  EXPECT_EQ(sync::ReleaseHandovers(*journal, waiting, clearml::ReadQueuesText(waiting.queues_json, "q"), is_policy_queue), 0u);
   const auto back = SnapshotWith(R"({"id": "qdev", "name": "dev-4gpu", "entries": [{"task": "t1"}]})", "queued");
-  EXPECT_EQ(sync::ReleaseHandovers(*journal, back, clearml::ReadQueuesText(back.queues_json, "q")), 1u);
+  EXPECT_EQ(sync::ReleaseHandovers(*journal, back, clearml::ReadQueuesText(back.queues_json, "q"), is_policy_queue), 1u);
   EXPECT_TRUE(journal->handovers().empty());
 }
 
 struct HandoverCase {
   const char* what;
-  const char* listed_in;  ///< the queue that lists t1: qh100 (its pool queue), qdev (its policy queue), "" none
+  const char* listed_in;  ///< the queue that lists t1: qh100 (its pool queue), qdev (its policy queue),
+                          ///< qres (another policy queue), qk8s (the k8s glue's), "" none
   const char* status;     ///< as read ("" neither queued nor running: not read)
   bool released;
 };
@@ -303,6 +305,8 @@ TEST(SyncMovesTest, AHandoverHoldsWhileItsTaskMayStillRunInThePool) {
       {"popped by an agent, not yet started", "", "queued", false},
       {"running", "", "in_progress", false},
       {"back in its policy queue", "qdev", "queued", true},
+      {"put in another policy queue by a person", "qres", "queued", true},
+      {"parked by the k8s glue in its own queue", "qk8s", "queued", false},
       {"stopped, its stale entry still in the pool queue", "qh100", "stopped", false},
       {"dequeued, its stale entry still in the pool queue", "qh100", "created", false},
       {"deleted, its stale entry still in the pool queue", "qh100", "", false},
@@ -317,13 +321,15 @@ TEST(SyncMovesTest, AHandoverHoldsWhileItsTaskMayStillRunInThePool) {
     std::vector<sync::MoveIntent> intents = {Intent()};
     ASSERT_TRUE(journal->Begin(&intents, &error));
     journal->Finish(intents[0].seq, "moved", true);
-    const std::string entries = std::string(c.listed_in).empty() ? "" : R"({"task": "t1"})";
-    const std::string qh100 = std::string(c.listed_in) == "qh100" ? entries : "";
-    const std::string qdev = std::string(c.listed_in) == "qdev" ? entries : "";
-    const auto snapshot = SnapshotWith(R"({"id": "qh100", "name": "h100-4gpu", "entries": [)" + qh100 +
-                                           R"(]}, {"id": "qdev", "name": "dev-4gpu", "entries": [)" + qdev + "]}",
-                                       c.status);
-    EXPECT_EQ(sync::ReleaseHandovers(*journal, snapshot, clearml::ReadQueuesText(snapshot.queues_json, "q")),
+    std::string queues;
+    for (const auto& [id, name] : {std::pair{"qh100", "h100-4gpu"}, {"qdev", "dev-4gpu"}, {"qres", "research-4gpu"},
+                                   {"qk8s", "k8s_scheduler"}}) {
+      queues += std::string(queues.empty() ? "" : ", ") + R"({"id": ")" + id + R"(", "name": ")" + name +
+                R"(", "entries": [)" + (std::string(c.listed_in) == id ? R"({"task": "t1"})" : "") + "]}";
+    }
+    const auto snapshot = SnapshotWith(queues, c.status);
+    const auto is_policy_queue = [](std::string_view name) { return name == "dev-4gpu" || name == "research-4gpu"; };
+    EXPECT_EQ(sync::ReleaseHandovers(*journal, snapshot, clearml::ReadQueuesText(snapshot.queues_json, "q"), is_policy_queue),
               c.released ? 1u : 0u);
     EXPECT_EQ(journal->handovers().empty(), c.released);
   }

@@ -32,6 +32,15 @@ CycleResult::Status StatusOfFailure(const ApiAnswer& failure) {
   }
 }
 
+/// The policy queues of the configuration.
+std::unordered_set<std::string> PolicyQueues(const Config& config) {
+  std::unordered_set<std::string> names;
+  for (const Policy& policy : config.policies) {
+    for (const PolicyProfile& entry : policy.profiles) names.insert(PolicyQueueOf(policy, entry));
+  }
+  return names;
+}
+
 /// The policy, pool and link queues of the configuration.
 std::unordered_set<std::string> ConfigQueues(const Config& config) {
   std::unordered_set<std::string> names;
@@ -39,11 +48,7 @@ std::unordered_set<std::string> ConfigQueues(const Config& config) {
   for (const Profile& profile : config.profiles) {
     for (const Link& link : profile.links) names.insert(link.queue);
   }
-  for (const Policy& policy : config.policies) {
-    for (const PolicyProfile& entry : policy.profiles) {
-      names.insert(PolicyQueueOf(policy, entry));
-    }
-  }
+  for (const std::string& name : PolicyQueues(config)) names.insert(name);
   return names;
 }
 
@@ -212,7 +217,9 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   const SyncPaths paths = SyncPathsOf(settings.state_dir);
   std::string error;
   if (!settings.dry_run) {
-    ReleaseHandovers(journal, snapshot, queues);
+    const std::unordered_set<std::string> policy_queues = PolicyQueues(config);
+    ReleaseHandovers(journal, snapshot, queues,
+                     [&](std::string_view name) { return policy_queues.count(std::string(name)) > 0; });
     if (!journal.Compact(&error)) return finish(CycleResult::Status::kUnusable, error);
   }
   if (!KeepRunStarts(paths, clock, &snapshot, &error)) return finish(CycleResult::Status::kUnusable, error);

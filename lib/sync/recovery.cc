@@ -101,7 +101,8 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
   return outcome;
 }
 
-size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const clearml::QueueList& queues) {
+size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const clearml::QueueList& queues,
+                        const std::function<bool(std::string_view)>& is_policy_queue) {
   std::vector<std::string> released;
   for (const auto& [task, h] : journal.handovers()) {
     const clearml::Queue* listed = ListedIn(queues, task);
@@ -117,7 +118,10 @@ size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const 
     const std::string_view status = StatusOf(snapshot, task);
     const bool ended = status != "queued" && status != "in_progress";
     const bool stale_entry = listed != nullptr && listed->id == h.to_id;
-    if ((ended && !stale_entry) || (listed != nullptr && listed->id == h.from_id)) released.push_back(task);
+    // Listed in a policy queue (its own, or another a person put it in), it
+    // waits there as a job of that queue, to be decided anew.
+    const bool in_policy_queue = listed != nullptr && (listed->id == h.from_id || is_policy_queue(listed->name));
+    if ((ended && !stale_entry) || in_policy_queue) released.push_back(task);
   }
   for (const auto& task : released) journal.Release(task);
   return released.size();

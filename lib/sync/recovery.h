@@ -53,7 +53,9 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
 /// Forgets the hand-overs that no longer hold: the task is neither queued
 /// nor running any more (finished, stopped) and no longer listed in the
 /// pool queue it was handed to (a stale entry an agent may still pop), or
-/// it is listed in its policy queue again. Returns how many.
-size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const clearml::QueueList& queues);
+/// it is listed in a policy queue again (`is_policy_queue`, by name; its own
+/// is known by its id). Returns how many.
+size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const clearml::QueueList& queues,
+                        const std::function<bool(std::string_view)>& is_policy_queue);
 
 }  // namespace rescfg::sync
