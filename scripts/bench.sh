@@ -37,11 +37,16 @@
 # MACHINES (16); PREEMPT_SIZE (1000000): table 7, preemption on against off on a
 # reservation-heavy file where borrowers run (30 running per 100 queued), then `simulate` with
 # preemption on a trace of PREEMPT_SIM_SIZE (100000) queued jobs against `schedule` of it;
-# SYNC_QUEUED ("10 100": 10 000 and 100 000 queued tasks over 1 000 policies).
+# SYNC_QUEUED ("10 100": 10 000 and 100 000 queued tasks over 1 000 policies); WARM_GB (4): how
+# much memory is touched once before anything is measured (0: none). On a freshly booted
+# virtual machine the first touch of a page of the guest's memory costs the host's fault too,
+# about 2 s a gigabyte on the project's machine against 0.1-0.4 s once touched: without the
+# warm-up the first runs measure the host.
 # Figures (docs/performance.md, seventh round; 2 cores, quiet): 1M JSON Lines 0.99 s against a
 # simdjson floor of 0.73 s (x1.37), 1.26 M entries/s, peak 3.34x the file, x3.9 from 100k; the 1M
-# ClearML snapshot x1.75 its twin (x1.24 at 100k); preemption on x1.06 off; simulate 100k with
-# preemption x5.2 schedule; a sync cycle over 100k queued tasks 0.81 s in rescfg.
+# ClearML snapshot x1.75 its twin (x1.24 at 100k; x1.8-1.9 on a fresh machine once warmed, eighth
+# round); preemption on x1.06 off; simulate 100k with preemption x5.2 schedule; a sync cycle over
+# 100k queued tasks 0.81 s in rescfg.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,6 +73,10 @@ SIM_RUNNING=${SIM_RUNNING:-5}
 section() { [[ " $SECTIONS " == *" $1 "* ]]; }
 
 [ -x /usr/bin/time ] || { echo "bench.sh: /usr/bin/time is missing (Debian package 'time')" >&2; exit 2; }
+# dd reads /dev/zero into one buffer of WARM_GB gigabytes: every page of it is touched once.
+WARM_GB=${WARM_GB:-4}
+[ "$WARM_GB" = 0 ] || dd if=/dev/zero of=/dev/null bs="${WARM_GB}G" count=1 iflag=fullblock 2>/dev/null ||
+  dd if=/dev/zero of=/dev/null bs=1G count=1 iflag=fullblock 2>/dev/null || true
 
 build="$root/build-bench"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRESCFG_BUILD_TESTS=OFF >/dev/null

@@ -209,9 +209,8 @@ ScheduleReport BuildFromResolved(const Config& config, ResolvedJobs resolved, in
     const Pool& pool = config.pools[x];
     report.pools.push_back({pool.name, pool.queue, pool.resources, result.pool_in_use[x],
                             pool.paused ? Quantity() : Quantity::SaturatingSub(pool.resources, result.pool_in_use[x]),
-                            pool.paused, pool.nodes, {}, {}});
+                            pool.paused, pool.nodes, {}, {}, pool.gpu_fractions});
     if (pool.nodes) DescribeMachines(result.machine_free[x], &report.pools.back());
-    report.pools.back().gpu_fractions = pool.gpu_fractions;
     if (result.pool_in_use[x] > pool.resources) overfull[x] = any_overfull = true;
   }
   // Over-full pools are reported on each running job they hold.
