@@ -276,21 +276,6 @@ TEST(SyncMovesTest, RecoveryLeavesTheServerAloneWhenTheMoveIsSettled) {
   }
 }
 
-TEST(SyncMovesTest, HandoversEndWhenTheTaskStartsOrReturns) {
-  TempDir dir;
-  std::string error;
-  auto journal = sync::Journal::Open(dir.file("journal"), &error);
-  std::vector<sync::MoveIntent> intents = {Intent()};
-  ASSERT_TRUE(journal->Begin(&intents, &error));
-  journal->Finish(intents[0].seq, "moved", true);
-  const auto waiting = SnapshotWith(R"({"id": "qh100", "name": "h100-4gpu", "entries": [{"task": "t1"}]})", "queued");
-  const auto is_policy_queue = [](std::string_view name) { return name == "dev-4gpu"; };
-  EXPECT_EQ(sync::ReleaseHandovers(*journal, waiting, clearml::ReadQueuesText(waiting.queues_json, "q"), is_policy_queue), 0u);
-  const auto back = SnapshotWith(R"({"id": "qdev", "name": "dev-4gpu", "entries": [{"task": "t1"}]})", "queued");
-  EXPECT_EQ(sync::ReleaseHandovers(*journal, back, clearml::ReadQueuesText(back.queues_json, "q"), is_policy_queue), 1u);
-  EXPECT_TRUE(journal->handovers().empty());
-}
-
 struct HandoverCase {
   const char* what;
   const char* listed_in;  ///< the queue that lists t1: qh100 (its pool queue), qdev (its policy queue),
