@@ -211,7 +211,10 @@ TEST(SyncMovesTest, EveryStateACrashLeavesIsJudged) {
       {"in_progress", "qk8s", false, sync::IntentState::kStarted}, // a stale entry of the glue's queue
       {"in_progress", "qdev", true, sync::IntentState::kGone},     // never left its policy queue
       {"", "", false, sync::IntentState::kGone},                   // stopped, finished, deleted
-      {"stopped", "qh100", true, sync::IntentState::kGone},        // stopped while listed
+      {"stopped", "qh100", true, sync::IntentState::kMoved},       // stopped since: its entry left in the pool queue
+      {"created", "qk8s", false, sync::IntentState::kMoved},       // dequeued since: the glue's entry left
+      {"stopped", "qdev", true, sync::IntentState::kGone},         // stopped before the remove
+      {"stopped", "qother", true, sync::IntentState::kGone},       // a person's queue
   };
   for (const JudgeCase& c : cases) {
     clearml::Queue queue{c.listed, c.listed, 1};
@@ -295,6 +298,7 @@ TEST(SyncMovesTest, AHandoverHoldsWhileItsTaskMayStillRunInThePool) {
       {"stopped, its stale entry still in the pool queue", "qh100", "stopped", false},
       {"dequeued, its stale entry still in the pool queue", "qh100", "created", false},
       {"deleted, its stale entry still in the pool queue", "qh100", "", false},
+      {"stopped while parked by the k8s glue: its entry left there", "qk8s", "stopped", false},
       {"stopped, listed nowhere", "", "stopped", true},
       {"ended (not read), listed nowhere", "", "", true},
   };

@@ -63,13 +63,13 @@ std::vector<std::string> JournalTasks(const Journal& journal) {
 }
 
 /// Reads the server; when the journal holds open actions (a crash, or a
-/// server that stopped answering, left them), settles them first and reads
-/// again if that changed the server. A failure ends the cycle: its status
-/// and message.
+/// server that stopped answering, left them) and `settle`, settles them
+/// first and reads again if that changed the server. A failure ends the
+/// cycle: its status and message.
 std::optional<std::pair<CycleResult::Status, std::string>> ReadSettled(
     ApiClient& api, Journal& journal, const CycleSettings& settings, const Config& config,
     const std::unordered_set<std::string>& config_queues, const std::vector<std::string>& param_paths,
-    const Clock& clock, ServerSnapshot* snapshot, clearml::QueueList* queues, CycleResult* result) {
+    const Clock& clock, bool settle, ServerSnapshot* snapshot, clearml::QueueList* queues, CycleResult* result) {
   using Failure = std::pair<CycleResult::Status, std::string>;
   for (int reading = 0;; ++reading) {
     FetchOutcome fetched;
@@ -79,7 +79,9 @@ std::optional<std::pair<CycleResult::Status, std::string>> ReadSettled(
     }
     if (!fetched.ok) return Failure{StatusOfFailure(fetched.failure), fetched.error};
     *queues = clearml::ReadQueuesText(snapshot->queues_json, "queues.get_all");
-    if ((journal.unfinished().empty() && journal.stops().empty()) || settings.dry_run || reading > 0) return std::nullopt;
+    if (!settle || (journal.unfinished().empty() && journal.stops().empty()) || settings.dry_run || reading > 0) {
+      return std::nullopt;
+    }
     // Moves a crash (or a silent server) left half done, before anything else.
     RecoveryOutcome recovered = RecoverIntents(api, journal, *snapshot, *queues, [&](std::string_view name) {
       return config_queues.count(std::string(name)) > 0;
@@ -191,11 +193,13 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   clearml::QueueList queues;
   // A stale entry that an agent popped between the read and its removal
   // holds its pool again, and the read does not show it: after a removal
-  // that did not go as read, the server is read once more (the hand-over
-  // the journal keeps for such an entry then says which pool holds it).
+  // that did not go as read, the server is read again (the hand-over the
+  // journal keeps for such an entry then says which pool holds it); the
+  // journal's open actions are settled at the first reading only.
+  constexpr int kRemovalRounds = 3;
   for (int removal_round = 0;; ++removal_round) {
-    if (auto failed = ReadSettled(api, journal, settings, config, config_queues, param_paths, clock, &snapshot, &queues,
-                                  &result)) {
+    if (auto failed = ReadSettled(api, journal, settings, config, config_queues, param_paths, clock, removal_round == 0,
+                                  &snapshot, &queues, &result)) {
       return finish(failed->first, failed->second);
     }
     // Entries a person's stop or dequeue left in pool queues, at once: an agent
@@ -208,9 +212,12 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
     }
     CarryOutRemovals(api, removals, clock, settings.stop, &result.moves);
     const bool stopping = settings.stop != nullptr && settings.stop->load();
-    const bool as_read = std::all_of(result.moves.begin() + static_cast<std::ptrdiff_t>(first_removal), result.moves.end(),
-                                     [](const MoveReport& r) { return r.result == MoveResult::kRemoved; });
-    if (as_read || stopping || removal_round > 0) break;
+    const auto done = result.moves.begin() + static_cast<std::ptrdiff_t>(first_removal);
+    const bool as_read = std::all_of(done, result.moves.end(), [](const MoveReport& r) { return r.result == MoveResult::kRemoved; });
+    // Skipped: the task or its entry changed since the read (popped,
+    // enqueued again). Failed: it may have; read again once, no more.
+    const bool changed = std::any_of(done, result.moves.end(), [](const MoveReport& r) { return r.result == MoveResult::kSkipped; });
+    if (as_read || stopping || (!changed && removal_round > 0) || removal_round + 1 == kRemovalRounds) break;
   }
   result.tasks_read = snapshot.tasks;
 

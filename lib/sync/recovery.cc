@@ -30,7 +30,13 @@ IntentState JudgeIntent(const MoveIntent& m, std::string_view status, const clea
     const bool never_left = listed_in != nullptr && listed_in->id == m.from_id;
     return never_left ? IntentState::kGone : IntentState::kStarted;
   }
-  if (status != "queued") return IntentState::kGone;
+  if (status != "queued") {
+    // Stopped or dequeued since, its entry still where the move put it (or
+    // the glue moved it on): the move was made, and an agent that pops that
+    // entry runs the task in the pool, which only the hand-over then tells.
+    const bool entry_left = listed_in != nullptr && (listed_in->id == m.to_id || !is_config_queue);
+    return !status.empty() && entry_left ? IntentState::kMoved : IntentState::kGone;
+  }
   if (listed_in == nullptr) return IntentState::kInNoQueue;
   if (listed_in->id == m.to_id) return IntentState::kMoved;
   if (listed_in->id == m.from_id) return IntentState::kNotMoved;
@@ -110,17 +116,19 @@ size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const 
     // it runs and no worker reports it (rescfg(1), "What a crash leaves behind").
     // The reading looked up every hand-over the scroll skipped (sync/server_snapshot.h):
     // one it does not hold is neither queued nor running.
-    // One a person stopped or dequeued while it waited in its pool queue
-    // keeps its entry there (a stale entry) until a cycle removes it: an
-    // agent that pops it meanwhile runs it again, queued in no queue or
-    // running with its execution.queue on its policy queue, and only this
-    // hand-over still says which pool holds it.
+    // One a person stopped or dequeued while it waited in its pool queue, or
+    // parked in the k8s glue's queue, keeps its entry there (a stale entry:
+    // the server removes only the entry of its execution.queue, the policy
+    // queue) until a cycle removes it, or the glue's pod starts it: an agent
+    // that pops it runs it again, queued in no queue or running with its
+    // execution.queue on its policy queue, and only this hand-over still
+    // says which pool holds it.
     const std::string_view status = StatusOf(snapshot, task);
     const bool ended = status != "queued" && status != "in_progress";
-    const bool stale_entry = listed != nullptr && listed->id == h.to_id;
     // Listed in a policy queue (its own, or another a person put it in), it
     // waits there as a job of that queue, to be decided anew.
     const bool in_policy_queue = listed != nullptr && (listed->id == h.from_id || is_policy_queue(listed->name));
+    const bool stale_entry = listed != nullptr && !in_policy_queue;
     if ((ended && !stale_entry) || in_policy_queue) released.push_back(task);
   }
   for (const auto& task : released) journal.Release(task);

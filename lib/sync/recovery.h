@@ -20,7 +20,8 @@ namespace rescfg::sync {
 
 /// Where an unfinished move stands.
 enum class IntentState {
-  kMoved,      ///< in its pool queue, or already taken from there by an agent's glue
+  kMoved,      ///< in its pool queue, or already taken from there by an agent's glue; also when it
+               ///< was stopped or dequeued since and its entry is left there
   kNotMoved,   ///< still in its policy queue: nothing happened (it is decided again)
   kGone,       ///< no longer queued, or moved elsewhere by someone else: left alone
   kInNoQueue,  ///< queued, listed in no queue: out of its policy queue, not yet in the pool's
@@ -51,8 +52,9 @@ RecoveryOutcome RecoverIntents(ApiClient& api, Journal& journal, const ServerSna
                                const std::function<bool(std::string_view)>& is_config_queue, const Clock& clock);
 
 /// Forgets the hand-overs that no longer hold: the task is neither queued
-/// nor running any more (finished, stopped) and no longer listed in the
-/// pool queue it was handed to (a stale entry an agent may still pop), or
+/// nor running any more (finished, stopped) and listed in no queue but a
+/// policy queue (an entry left in a pool queue or the glue's is one an
+/// agent may still pop), or
 /// it is listed in a policy queue again (`is_policy_queue`, by name; its own
 /// is known by its id). Returns how many.
 size_t ReleaseHandovers(Journal& journal, const ServerSnapshot& snapshot, const clearml::QueueList& queues,
