@@ -42,11 +42,10 @@
 # virtual machine the first touch of a page of the guest's memory costs the host's fault too,
 # about 2 s a gigabyte on the project's machine against 0.1-0.4 s once touched: without the
 # warm-up the first runs measure the host.
-# Figures (docs/performance.md, seventh round; 2 cores, quiet): 1M JSON Lines 0.99 s against a
-# simdjson floor of 0.73 s (x1.37), 1.26 M entries/s, peak 3.34x the file, x3.9 from 100k; the 1M
-# ClearML snapshot x1.75 its twin (x1.24 at 100k; x1.8-1.9 on a fresh machine once warmed, eighth
-# round); preemption on x1.06 off; simulate 100k with preemption x5.2 schedule; a sync cycle over
-# 100k queued tasks 0.81 s in rescfg.
+# Figures (docs/performance.md, eighth round; 2 cores, quiet, memory warmed): 1M JSON Lines 0.78 s
+# against a simdjson floor of 0.17 s (x4.7), 1.6 M entries/s, peak 3.34x the file, x4.8 from 100k;
+# the 1M ClearML snapshot x1.85 its twin (x1.45 at 100k); preemption on x1.10 off; simulate 100k
+# with preemption x6.3 schedule; a sync cycle over 100k queued tasks 0.84 s in rescfg.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
