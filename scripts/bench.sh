@@ -37,8 +37,9 @@
 # MACHINES (16); PREEMPT_SIZE (1000000): table 7, preemption on against off on a
 # reservation-heavy file where borrowers run (30 running per 100 queued), then `simulate` with
 # preemption on a trace of PREEMPT_SIM_SIZE (100000) queued jobs against `schedule` of it;
-# SYNC_QUEUED ("10 100": 10 000 and 100 000 queued tasks over 1 000 policies); WARM_GB (4): how
-# much memory is touched once before anything is measured (0: none). On a freshly booted
+# SYNC_QUEUED ("10 100": 10 000 and 100 000 queued tasks over 1 000 policies); WARM_GB (the memory
+# available less 3 GB): how much memory is touched once before anything is measured (0: none),
+# about 2 s a gigabyte the first time after boot, a tenth of that after. On a freshly booted
 # virtual machine the first touch of a page of the guest's memory costs the host's fault too,
 # about 2 s a gigabyte on the project's machine against 0.1-0.4 s once touched: without the
 # warm-up the first runs measure the host.
@@ -73,7 +74,10 @@ section() { [[ " $SECTIONS " == *" $1 "* ]]; }
 
 [ -x /usr/bin/time ] || { echo "bench.sh: /usr/bin/time is missing (Debian package 'time')" >&2; exit 2; }
 # dd reads /dev/zero into one buffer of WARM_GB gigabytes: every page of it is touched once.
-WARM_GB=${WARM_GB:-4}
+# By default all the memory available but 3 GB: the kernel hands out any free page, and the
+# ones never touched since boot are the slow ones.
+available_gb=$(awk '/^MemAvailable:/ { printf "%d", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo 4)
+WARM_GB=${WARM_GB:-$(( available_gb > 4 ? available_gb - 3 : 1 ))}
 [ "$WARM_GB" = 0 ] || dd if=/dev/zero of=/dev/null bs="${WARM_GB}G" count=1 iflag=fullblock 2>/dev/null ||
   dd if=/dev/zero of=/dev/null bs=1G count=1 iflag=fullblock 2>/dev/null || true
 
