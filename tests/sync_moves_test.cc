@@ -72,11 +72,11 @@ TEST(SyncMovesTest, EachAnswerGivesItsResult) {
       {"stopped meanwhile (110), not put back", {ok_removed}, {RefusedAnswer(400, 110)}, "stopped", "skipped",
        {"queues.remove_task", "tasks.enqueue", "tasks.get_all"}},
       {"status changed (121), still queued: put back", {ok_removed}, {RefusedAnswer(400, 121)}, "queued", "skipped",
-       {"queues.remove_task", "tasks.enqueue", "tasks.get_all", "queues.add_task"}},
+       {"queues.remove_task", "tasks.enqueue", "tasks.get_all", "queues.get_all", "queues.add_task"}},
       {"not enqueued any more (12): dequeued by a person", {ok_removed}, {RefusedAnswer(400, 12)}, "created",
        "skipped", {"queues.remove_task", "tasks.enqueue", "tasks.get_all"}},
       {"pool queue gone (701): put back, failed", {ok_removed}, {RefusedAnswer(400, 701)}, "queued", "failed",
-       {"queues.remove_task", "tasks.enqueue", "tasks.get_all", "queues.add_task"}},
+       {"queues.remove_task", "tasks.enqueue", "tasks.get_all", "queues.get_all", "queues.add_task"}},
       {"5xx then success", {RawAnswer(503, "busy"), ok_removed}, {ok_enqueued}, "", "moved",
        {"queues.remove_task", "queues.remove_task", "tasks.enqueue"}},
       {"enqueue timed out but was done (706 on retry)", {ok_removed}, {timeout, RefusedAnswer(400, 706)}, "", "moved",
@@ -106,6 +106,30 @@ TEST(SyncMovesTest, EachAnswerGivesItsResult) {
     EXPECT_EQ(report.result == sync::MoveResult::kMoved, report.detail.empty()) << c.what;
     if (c.open) {
       EXPECT_TRUE(report.open) << c.what;
+    }
+  }
+}
+
+TEST(SyncMovesTest, ATaskAPersonEnqueuedElsewhereIsNotPutBack) {
+  // The enqueue is refused (121) because a person enqueued the task meanwhile:
+  // into another queue (its execution.queue says so), or listed again in one.
+  for (const bool by_execution_queue : {true, false}) {
+    FakeTransport server;
+    server.Script("auth.login", {OkAnswer(R"({"token": "T"})")});
+    server.Script("queues.remove_task", {OkAnswer(R"({"removed": 1})")});
+    server.Script("tasks.enqueue", {RefusedAnswer(400, 121)});
+    server.Script("tasks.get_all", {OkAnswer(by_execution_queue
+                                                 ? R"({"tasks": [{"id": "t1", "status": "queued", "execution": {"queue": "qres"}}]})"
+                                                 : TaskAnswer("queued"))});
+    server.Script("queues.get_all", {OkAnswer(R"({"queues": [{"id": "qres", "name": "research-4gpu", "entries": [{"task": "t1"}]}]})")});
+    server.Script("queues.add_task", {OkAnswer(R"({"added": 1})")});
+    ManualClock clock;
+    sync::ApiClient api(&server, "http://127.0.0.1:1", {"key", "secret"}, {}, clock);
+    const sync::MoveReport report = sync::MoveTask(api, Intent(), clock);
+    EXPECT_EQ(report.result, sync::MoveResult::kSkipped) << report.detail;
+    for (const std::string& call : server.endpoints()) EXPECT_NE(call, "queues.add_task") << by_execution_queue;
+    if (!by_execution_queue) {
+      EXPECT_NE(report.detail.find("listed in research-4gpu now"), std::string::npos) << report.detail;
     }
   }
 }

@@ -59,15 +59,23 @@ MoveReport Report(const Clock& clock, const MoveIntent& m, MoveResult result, st
 }
 
 /// After a refused or failed enqueue: the task, out of its policy queue,
-/// goes back there if it is still queued (a stopped or dequeued one is
-/// left as the person left it). "" when done or not needed, else why not.
+/// goes back there if it is still queued for it and listed in no queue (a
+/// stopped or dequeued one is left as the person left it, and so is one a
+/// person enqueued elsewhere meanwhile: putting it back would list it
+/// twice). "" when done or not needed, else why not.
 std::string PutBack(ApiClient& api, const MoveIntent& m, bool* open) {
   const TaskLook look = LookAtTask(api, m.task);
   if (!look.ok) {
     *open = true;
     return "; the task could not be looked at to put it back: the next cycle does";
   }
-  if (look.status != "queued") return "";
+  if (look.status != "queued" || look.queue != m.from_id) return "";
+  const ListingNow now = TaskListingNow(api, m.task);
+  if (!now.ok) {
+    *open = true;
+    return "; the queues could not be read to put it back: the next cycle does";
+  }
+  if (!now.queue.empty()) return "; listed in " + now.queue + " now: left there";
   const ApiAnswer added = api.Call("queues.add_task", TaskQueueBody(m.from_id, m.task));
   if (added.ok() || (added.kind == ApiAnswer::Kind::kRefused && added.subcode == 706)) {
     return "; put back in " + m.from;
