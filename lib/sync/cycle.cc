@@ -1,6 +1,7 @@
 #include "sync/cycle.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <unordered_set>
 #include <utility>
@@ -100,6 +101,21 @@ std::optional<std::pair<CycleResult::Status, std::string>> ReadSettled(
   }
 }
 
+/// The pools with a stale entry the last removals left (failed, or found
+/// changed after the last reading): an agent may pop it and run its task
+/// there, on GPUs the decision does not know are taken.
+std::map<std::string, std::string> PoolsWithEntriesLeft(std::vector<MoveReport>::const_iterator from,
+                                                       std::vector<MoveReport>::const_iterator to) {
+  std::map<std::string, std::string> held;
+  for (auto r = from; r != to; ++r) {
+    if (r->intent.kind != ActionKind::kRemove || r->result == MoveResult::kRemoved) continue;
+    held.emplace(r->intent.pool, "the stale entry of task " + r->intent.task + " in " + r->intent.to +
+                                     " was not removed (" + r->detail + "): an agent that pops it runs the task in pool " +
+                                     r->intent.pool + "; nothing is handed to that pool until it is gone");
+  }
+  return held;
+}
+
 /// The queue a task of policy queue `policy_queue` is moved out of: that
 /// queue, or the old default queue a rename left behind (rescfg(5),
 /// RENAMES) when the task is still listed there.
@@ -112,9 +128,10 @@ std::string SourceQueue(const std::vector<LeftQueue>& left, const std::string& p
 
 /// The moves among the report's actions (decide/clearml_actions.h), in placement order; those that
 /// cannot be made go straight to `refused` (by their index in the order).
+/// `held_back`: pools into which nothing is handed this cycle, and why.
 void PlanMoves(const Config& config, const ScheduleReport& report, const clearml::QueueList& queues, int64_t cycle,
-               std::vector<MoveIntent>* intents, std::vector<size_t>* intent_slot,
-               std::vector<MoveReport>* reports, const Clock& clock) {
+               const std::map<std::string, std::string>& held_back, std::vector<MoveIntent>* intents,
+               std::vector<size_t>* intent_slot, std::vector<MoveReport>* reports, const Clock& clock) {
   const std::vector<LeftQueue> left = QueuesLeftByRenames(config);
   ForEachAction(report, [&](const ClearmlAction& action) {
     if (action.kind != ActionKind::kMove) return true;  // stops: after the moves (sync/stop.h)
@@ -141,6 +158,8 @@ void PlanMoves(const Config& config, const ScheduleReport& report, const clearml
       result = MoveResult::kFailed;
     } else if (from == nullptr || !listing || &queues.queues[listing->queue] != from) {
       refusal = "not listed in " + m.from + " when the queues were read; left for the next cycle";
+    } else if (auto held = held_back.find(m.pool); held != held_back.end()) {
+      refusal = held->second;
     }
     if (!refusal.empty()) {
       reports->push_back({m, UtcNowMicros(clock), result, refusal, false});
@@ -197,6 +216,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   // journal keeps for such an entry then says which pool holds it); the
   // journal's open actions are settled at the first reading only.
   constexpr int kRemovalRounds = 3;
+  size_t last_removals = 0;  ///< where the last round's removal reports begin in result.moves
   for (int removal_round = 0;; ++removal_round) {
     if (auto failed = ReadSettled(api, journal, settings, config, config_queues, param_paths, clock, removal_round == 0,
                                   &snapshot, &queues, &result)) {
@@ -205,7 +225,7 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
     // Entries a person's stop or dequeue left in pool queues, at once: an agent
     // that pops one runs the task again (sync/stale_entries.h).
     const std::vector<MoveIntent> removals = PlanRemovals(config, snapshot, queues, settings.cycle);
-    const size_t first_removal = result.moves.size();
+    const size_t first_removal = last_removals = result.moves.size();
     if (settings.dry_run) {
       PlannedRemovals(removals, clock, &result.moves);
       break;
@@ -250,7 +270,11 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
 
   std::vector<MoveIntent> intents;
   std::vector<size_t> slots;
-  PlanMoves(config, report, queues, settings.cycle, &intents, &slots, &result.moves, clock);
+  // (A dry run removes nothing: its plan is what a cycle that removes them would do.)
+  const auto held_back = settings.dry_run ? std::map<std::string, std::string>()
+                                          : PoolsWithEntriesLeft(result.moves.begin() + static_cast<std::ptrdiff_t>(last_removals),
+                                                                 result.moves.end());
+  PlanMoves(config, report, queues, settings.cycle, held_back, &intents, &slots, &result.moves, clock);
   StampStatusChanged(snapshot.tasks_json, &intents);
   TraceCycle(snapshot, journal.AsHandovers(), report, intents, clock.UtcMicros());
   std::vector<MoveIntent> stops = PlanStops(config, report, queues, journal, settings.cycle);

@@ -111,5 +111,29 @@ ctl tasks '{"tasks": [{"id": "n1", "name": "n1", "status": "queued", "enqueue_st
 sync_once; [ $? = 0 ] || fail "pop race: cycle 3: exit: $(head -3 err.txt)"
 [ "$(listed_in n1)" = k8s-2gpu ] || fail "pop race: cycle 3: n1 went to '$(listed_in n1)', not k8s-2gpu"
 
+# A stale entry that cannot be removed (the server answers every
+# queues.remove_task with a proxy's 503) may be popped at any moment: the
+# cycle hands nothing to its pool (n0 would fit in Metal beside s1-s3 only
+# if s0's entry were gone) and says why; once the entry goes, n0 moves.
+reset_double setup.json
+rm -rf state/sync
+sync_once; [ $? = 0 ] || fail "entry left: cycle 1: exit: $(head -3 err.txt)"
+ctl person '{"task": "s0", "action": "stop"}' >/dev/null
+ctl tasks '{"tasks": [{"id": "n0", "name": "n0", "status": "queued", "enqueue_status": "created", "queue": "sandbox-2gpu"}]}' >/dev/null
+ctl faults '{"faults": [{"kind": "status", "code": 503, "endpoint": "queues.remove_task", "count": -1}]}' >/dev/null
+sync_once; code=$?
+[ "$code" = 1 ] || fail "entry left: cycle 2: exit $code, expected 1 (a failed removal): $(head -3 err.txt)"
+[ "$(jq -sr '[.[] | select(.action == "remove") | .result] | unique | join(",")' out.txt)" = failed ] ||
+  { fail "entry left: the removal of s0 did not fail"; sed 's/^/  | /' out.txt >&2; }
+[ "$(jq -sr '.[] | select(.task == "n0") | "\(.pool) \(.result)"' out.txt)" = "Metal skipped" ] ||
+  { fail "entry left: n0 was not held back from Metal"; sed 's/^/  | /' out.txt >&2; }
+contains out.txt "nothing is handed to that pool until it is gone"
+[ "$(listed_in n0)" = sandbox-2gpu ] || fail "entry left: n0 is in '$(listed_in n0)', not still in sandbox-2gpu"
+ctl faults/clear >/dev/null
+sync_once; [ $? = 0 ] || fail "entry left: cycle 3: exit: $(head -3 err.txt)"
+[ "$(removals)" = '["s0 metal-2gpu null removed"]' ] || fail "entry left: cycle 3 removals: $(removals)"
+[ "$(listed_in n0)" = metal-2gpu ] || fail "entry left: cycle 3: n0 is in '$(listed_in n0)', not metal-2gpu"
+check_invariants "entry left" out.txt
+
 if [ "$failures" -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
 echo "sync stale entries: all passed"
