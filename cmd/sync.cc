@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "config_source.h"
 #include "output_file.h"
+#include "state/state_store.h"
 #include "sync/credentials.h"
 #include "sync/cycle.h"
 #include "sync/kept_snapshot.h"
@@ -190,6 +191,9 @@ int RunSync(const SyncOptions& options) {
   settings.clock = &clock;
   // Crash points of the fault tests are counted in one order: one move at a time.
   if (std::getenv("RESCFG_TEST_CRASH_POINT") != nullptr) settings.connections = 1;
+
+  ProvisionedConfig provisioned;  // read again only when a new revision is provisioned
+  settings.provisioned = &provisioned;
 
   sync::MetricsTotals totals;
   std::optional<sync::CycleResult> last_completed;

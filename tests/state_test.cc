@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <map>
 #include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -159,6 +161,46 @@ TEST(StateStore, CommitsConsecutiveRevisions) {
   ASSERT_TRUE(provisioned.config) << provisioned.error;
   EXPECT_EQ(provisioned.revision, 2);
   EXPECT_FALSE(provisioned.config->enabled);
+}
+
+TEST(StateStore, AProvisionedConfigurationIsReadOncePerRevision) {
+  TempDir dir;
+  const std::string state = dir.path() + "/state";
+  std::string error;
+  {
+    auto store = Open(state, StateStore::Access::kWrite, &error);
+    ASSERT_TRUE(store) << error;
+    ASSERT_TRUE(CommitText(*store, kConfigA, "first", &error)) << error;
+  }
+  const ProvisionedConfig first = LoadProvisionedConfig(state, 1);
+  ASSERT_TRUE(first.config) << first.error;
+  EXPECT_EQ(first.sha256, Sha256Hex(kConfigA));
+  // The revision's files damaged: read anew, refused; taken again from the
+  // earlier answer (same revision, same sha256), not read at all.
+  std::map<std::string, std::string> kept;
+  for (const auto& file : std::filesystem::directory_iterator(state + "/revisions")) {
+    kept[file.path().string()] = Read(file.path().string());
+    Write(file.path().string(), "garbage\n");
+  }
+  EXPECT_FALSE(LoadProvisionedConfig(state, 1).config);
+  const ProvisionedConfig again = LoadProvisionedConfig(state, 1, &first);
+  ASSERT_TRUE(again.config) << again.error;
+  EXPECT_TRUE(again.config->enabled);
+  for (const auto& [path, text] : kept) Write(path, text);
+  // A new revision is read as soon as it is there.
+  {
+    auto store = Open(state, StateStore::Access::kWrite, &error);
+    ASSERT_TRUE(store) << error;
+    ASSERT_TRUE(CommitText(*store, kConfigB, "second", &error)) << error;
+  }
+  const ProvisionedConfig second = LoadProvisionedConfig(state, 1, &again);
+  ASSERT_TRUE(second.config) << second.error;
+  EXPECT_EQ(second.revision, 2);
+  EXPECT_FALSE(second.config->enabled);
+  // The same number with other content (a state made anew) is read anew.
+  ProvisionedConfig forged = first;
+  forged.revision = 2;
+  EXPECT_TRUE(LoadProvisionedConfig(state, 1, &forged).config->enabled == false);
 }
 
 class CommittedState : public ::testing::Test {

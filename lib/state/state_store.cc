@@ -368,7 +368,8 @@ std::optional<Config> StateStore::ReadConfig(long revision, std::string* error, 
   return LoadStoredConfig(*text, RevisionPath(revision), validate, error);
 }
 
-ProvisionedConfig LoadProvisionedConfig(const std::string& dir, int lock_timeout_seconds) {
+ProvisionedConfig LoadProvisionedConfig(const std::string& dir, int lock_timeout_seconds,
+                                        const ProvisionedConfig* last) {
   ProvisionedConfig result;
   auto store = StateStore::Open(dir, StateStore::Access::kRead, lock_timeout_seconds, &result.error);
   if (!store) return result;
@@ -377,8 +378,13 @@ ProvisionedConfig LoadProvisionedConfig(const std::string& dir, int lock_timeout
     result.error = "nothing has been provisioned in '" + dir + "' yet; run rescfg provision first";
     return result;
   }
-  result.config = store->ReadConfig(store->revision(), &result.error);
   result.revision = store->revision();
+  result.sha256 = store->revision_sha256();
+  if (last != nullptr && last->config && last->revision == result.revision && last->sha256 == result.sha256) {
+    result.config = last->config;
+  } else {
+    result.config = store->ReadConfig(store->revision(), &result.error);
+  }
   return result;
 }
 

@@ -139,10 +139,17 @@ class StateStore {
 struct ProvisionedConfig {
   std::optional<Config> config;  ///< set on success
   long revision = 0;
+  std::string sha256;            ///< the history's sha256 of that revision
   std::string error;             ///< set on failure: missing, locked, corrupt, nothing provisioned
   std::vector<std::string> notes;  ///< leftovers of an interrupted provision, worth a warning
 };
-ProvisionedConfig LoadProvisionedConfig(const std::string& dir, int lock_timeout_seconds);
+/// The configuration of the state's current revision. `last`, the answer of
+/// an earlier call on the same state: when the current revision is still
+/// that one (its number and sha256), its configuration is taken again
+/// instead of reading, parsing and validating the revision anew (a sync
+/// with --interval reads the state at every cycle).
+ProvisionedConfig LoadProvisionedConfig(const std::string& dir, int lock_timeout_seconds,
+                                        const ProvisionedConfig* last = nullptr);
 
 /// The state directory a file written at `path` would land in (through a
 /// final symbolic link, and in any directory below the state's), or "" when

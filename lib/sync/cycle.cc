@@ -201,9 +201,10 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   };
 
   // The configuration as provisioned now: a provision takes effect here.
-  ProvisionedConfig provisioned = LoadProvisionedConfig(settings.state_dir, settings.lock_timeout_seconds);
-  result.notes = provisioned.notes;
-  if (!provisioned.config) return finish(CycleResult::Status::kUnusable, provisioned.error);
+  ProvisionedConfig loaded = LoadProvisionedConfig(settings.state_dir, settings.lock_timeout_seconds, settings.provisioned);
+  result.notes = loaded.notes;
+  if (!loaded.config) return finish(CycleResult::Status::kUnusable, loaded.error);
+  const ProvisionedConfig& provisioned = settings.provisioned != nullptr ? (*settings.provisioned = std::move(loaded)) : loaded;
   const Config& config = *provisioned.config;
   const std::vector<std::string> param_paths = DynamicParameterPaths(config);
   const std::unordered_set<std::string> config_queues = ConfigQueues(config);

@@ -19,6 +19,10 @@
 #include "util/clock.h"
 #include "util/finding.h"
 
+namespace rescfg {
+struct ProvisionedConfig;
+}  // namespace rescfg
+
 namespace rescfg::sync {
 
 struct CycleSettings {
@@ -31,6 +35,10 @@ struct CycleSettings {
   const std::atomic<bool>* stop = nullptr;
   ReadGuard* read_guard = nullptr;  ///< armed while the cycle reads the server (sync/read_bounds.h)
   const Clock* clock = nullptr;  ///< where the cycle reads time (nullptr: the system's clocks)
+  /// The configuration a cycle read, kept for the next (nullptr: read anew
+  /// each time): the state is still read at every cycle, and a new revision
+  /// is read as soon as it is provisioned.
+  ProvisionedConfig* provisioned = nullptr;
 };
 
 struct CycleResult {

@@ -112,5 +112,24 @@ wait_for "a move" 30 moving
 stop_interval "$pid" TERM "SIGTERM during a move"
 check_invariants "SIGTERM during a move" interval.out
 
+# 8. --interval keeps the configuration it read while the state's revision
+# stays the same, and takes a new provision at the next cycle: provisioned
+# with enabled: false it moves nothing, cycle after cycle; provisioned again
+# enabled, it moves.
+reset_double setup.json && rm -rf state && cp -r pristine state
+{ cat config.yaml; echo "enabled: false"; } > disabled.yaml
+"$RESCFG" -q provision disabled.yaml --state state -m "off" >/dev/null 2>provision.err ||
+  fail "the disabled configuration does not provision: $(cat provision.err)"
+"$RESCFG" sync --state state --clearml-server "$URL" --interval 1 >interval.out 2>interval.err &
+pid=$!
+wait_for "three cycles while disabled" 30 logged workers.get_all 3
+[ "$(mutating_calls)" = 0 ] || fail "--interval disabled: $(mutating_calls) changing calls"
+"$RESCFG" -q provision config.yaml --state state -m "on" >/dev/null 2>provision.err ||
+  fail "the enabled configuration does not provision again: $(cat provision.err)"
+moving() { [ "$(mutating_calls)" -ge 1 ]; }
+wait_for "a move after the new provision" 30 moving
+stop_interval "$pid" TERM "--interval across a provision"
+check_invariants "--interval across a provision" interval.out
+
 if [ "$failures" -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
 echo "sync service: all passed"
