@@ -9,6 +9,7 @@
 
 #include "state/revision_check.h"
 #include "state/state_store.h"
+#include "support/provisioned_state.h"
 #include "util/atomic_file.h"
 #include "util/digest.h"
 #include "util/file_io.h"
@@ -166,12 +167,7 @@ TEST(StateStore, CommitsConsecutiveRevisions) {
 TEST(StateStore, AProvisionedConfigurationIsReadOncePerRevision) {
   TempDir dir;
   const std::string state = dir.path() + "/state";
-  std::string error;
-  {
-    auto store = Open(state, StateStore::Access::kWrite, &error);
-    ASSERT_TRUE(store) << error;
-    ASSERT_TRUE(CommitText(*store, kConfigA, "first", &error)) << error;
-  }
+  testing::ProvisionState(state, kConfigA, "first");
   const ProvisionedConfig first = LoadProvisionedConfig(state, 1);
   ASSERT_TRUE(first.config) << first.error;
   EXPECT_EQ(first.sha256, Sha256Hex(kConfigA));
@@ -188,11 +184,7 @@ TEST(StateStore, AProvisionedConfigurationIsReadOncePerRevision) {
   EXPECT_TRUE(again.config->enabled);
   for (const auto& [path, text] : kept) Write(path, text);
   // A new revision is read as soon as it is there.
-  {
-    auto store = Open(state, StateStore::Access::kWrite, &error);
-    ASSERT_TRUE(store) << error;
-    ASSERT_TRUE(CommitText(*store, kConfigB, "second", &error)) << error;
-  }
+  testing::ProvisionState(state, kConfigB, "second");
   const ProvisionedConfig second = LoadProvisionedConfig(state, 1, &again);
   ASSERT_TRUE(second.config) << second.error;
   EXPECT_EQ(second.revision, 2);
@@ -200,7 +192,9 @@ TEST(StateStore, AProvisionedConfigurationIsReadOncePerRevision) {
   // The same number with other content (a state made anew) is read anew.
   ProvisionedConfig forged = first;
   forged.revision = 2;
-  EXPECT_TRUE(LoadProvisionedConfig(state, 1, &forged).config->enabled == false);
+  const ProvisionedConfig anew = LoadProvisionedConfig(state, 1, &forged);
+  ASSERT_TRUE(anew.config) << anew.error;
+  EXPECT_FALSE(anew.config->enabled);
 }
 
 class CommittedState : public ::testing::Test {

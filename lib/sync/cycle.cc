@@ -42,14 +42,14 @@ std::unordered_set<std::string> PolicyQueues(const Config& config) {
   return names;
 }
 
-/// The policy, pool and link queues of the configuration.
-std::unordered_set<std::string> ConfigQueues(const Config& config) {
-  std::unordered_set<std::string> names;
+/// The policy, pool and link queues of the configuration (`policy_queues`
+/// and the pools' and links').
+std::unordered_set<std::string> ConfigQueues(const Config& config, std::unordered_set<std::string> policy_queues) {
+  std::unordered_set<std::string> names = std::move(policy_queues);
   for (const Pool& pool : config.pools) names.insert(pool.queue);
   for (const Profile& profile : config.profiles) {
     for (const Link& link : profile.links) names.insert(link.queue);
   }
-  for (const std::string& name : PolicyQueues(config)) names.insert(name);
   return names;
 }
 
@@ -207,7 +207,8 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   const ProvisionedConfig& provisioned = settings.provisioned != nullptr ? (*settings.provisioned = std::move(loaded)) : loaded;
   const Config& config = *provisioned.config;
   const std::vector<std::string> param_paths = DynamicParameterPaths(config);
-  const std::unordered_set<std::string> config_queues = ConfigQueues(config);
+  const std::unordered_set<std::string> policy_queues = PolicyQueues(config);
+  const std::unordered_set<std::string> config_queues = ConfigQueues(config, policy_queues);
 
   ServerSnapshot snapshot;
   clearml::QueueList queues;
@@ -245,7 +246,6 @@ CycleResult RunCycle(ApiClient& api, Journal& journal, const CycleSettings& sett
   const SyncPaths paths = SyncPathsOf(settings.state_dir);
   std::string error;
   if (!settings.dry_run) {
-    const std::unordered_set<std::string> policy_queues = PolicyQueues(config);
     ReleaseHandovers(journal, snapshot, queues,
                      [&](std::string_view name) { return policy_queues.count(std::string(name)) > 0; });
     if (!journal.Compact(&error)) return finish(CycleResult::Status::kUnusable, error);
