@@ -43,6 +43,10 @@
 # virtual machine the first touch of a page of the guest's memory costs the host's fault too,
 # about 2 s a gigabyte on the project's machine against 0.1-0.4 s once touched: without the
 # warm-up the first runs measure the host.
+# KEEP_WARM=1 (root only): where the kernel reports free memory to its host (free page reporting,
+# /sys/module/page_reporting), every page freed goes back cold to the host within seconds, the
+# warm-up's own pages first: KEEP_WARM=1 stops the reporting for the run (and restores it on exit)
+# so that the figures measure rescfg and not the host's faults. Without it, bench.sh says so.
 # Figures (docs/performance.md, eighth round; 2 cores, quiet, memory warmed): 1M JSON Lines 0.78 s
 # against a simdjson floor of 0.17 s (x4.7), 1.6 M entries/s, peak 3.34x the file, x4.8 from 100k;
 # the 1M ClearML snapshot x1.85 its twin (x1.45 at 100k); preemption on x1.10 off; simulate 100k
@@ -78,6 +82,20 @@ section() { [[ " $SECTIONS " == *" $1 "* ]]; }
 # ones never touched since boot are the slow ones.
 available_gb=$(awk '/^MemAvailable:/ { printf "%d", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo 4)
 WARM_GB=${WARM_GB:-$(( available_gb > 4 ? available_gb - 3 : 1 ))}
+reporting=/sys/module/page_reporting/parameters/page_reporting_order
+restore_reporting() { :; }
+if [ -r "$reporting" ]; then
+  order=$(cat "$reporting")
+  if [ "${KEEP_WARM:-0}" = 1 ] && [ -w "$reporting" ]; then
+    restore_reporting() { echo "$order" > "$reporting"; }
+    trap restore_reporting EXIT
+    echo 11 > "$reporting"  # above the largest free block: nothing is reported
+    echo "Free page reporting (order $order) stopped for the run (KEEP_WARM=1)."
+  else
+    echo "Note: free page reporting is on (order $order): memory freed goes back to the host cold, the"
+    echo "warm-up cannot hold, and fresh memory costs the host's faults too (KEEP_WARM=1 as root stops it)."
+  fi
+fi
 [ "$WARM_GB" = 0 ] || dd if=/dev/zero of=/dev/null bs="${WARM_GB}G" count=1 iflag=fullblock 2>/dev/null ||
   dd if=/dev/zero of=/dev/null bs=1G count=1 iflag=fullblock 2>/dev/null || true
 
@@ -88,7 +106,7 @@ rescfg="$build/rescfg"
 gen="$build/bench/rescfg-gen"
 
 data=$(mktemp -d "${TMPDIR:-/tmp}/rescfg-bench.XXXXXX")
-if [ "${KEEP:-0}" = 1 ]; then echo "data in $data" >&2; else trap 'rm -rf "$data"' EXIT; fi
+if [ "${KEEP:-0}" = 1 ]; then echo "data in $data" >&2; else trap 'rm -rf "$data"; restore_reporting' EXIT; fi
 
 # measure CMD... -> "SECONDS PEAK_KB" (best time of RUNS, largest RSS);
 # "timeout -" when a run exceeds TIMEOUT seconds. The user CPU seconds of the

@@ -91,9 +91,13 @@ error_code Entries(od::value value, uint32_t index, TextArena* arena,
 }  // namespace
 
 QueueList ReadQueuesText(std::string text, const std::string& file) {
+  return ReadQueuesText(Pad(std::move(text)), file);
+}
+
+QueueList ReadQueuesText(PaddedText text, const std::string& file) {
   QueueList list;
   list.file = file;
-  list.text_ = std::make_unique<PaddedText>(Pad(std::move(text)));
+  list.text_ = std::make_unique<PaddedText>(std::move(text));
   list.arena_ = std::make_unique<TextArena>();
   TextArena* arena = list.arena_.get();
   std::vector<std::pair<std::string_view, Listing>> listings;
@@ -156,7 +160,7 @@ QueueList ReadQueuesText(std::string text, const std::string& file) {
 
 QueueList ReadQueuesFile(const std::string& path) {
   Finding failure;
-  std::optional<std::string> text = ReadInputFile(path, InputKind::kQueues, &failure);
+  std::optional<FileText> text = ReadInputText(path, InputKind::kQueues, &failure);
   if (!text) {
     QueueList list;
     list.file = failure.file;
@@ -164,7 +168,7 @@ QueueList ReadQueuesFile(const std::string& path) {
     list.findings.push_back(std::move(failure));
     return list;
   }
-  return ReadQueuesText(std::move(*text), DisplayName(path));
+  return ReadQueuesText(Pad(std::move(*text)), DisplayName(path));
 }
 
 }  // namespace rescfg::clearml

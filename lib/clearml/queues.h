@@ -49,7 +49,7 @@ class QueueList {
   void PrefetchListing(uint64_t hash) const { by_task_.Prefetch(hash); }
 
  private:
-  friend QueueList ReadQueuesText(std::string text, const std::string& file);
+  friend QueueList ReadQueuesText(PaddedText text, const std::string& file);
   std::unique_ptr<PaddedText> text_;  ///< what the names and IDs view
   std::unique_ptr<TextArena> arena_;  ///< unescaped strings
   NameMap<uint32_t> by_id_, by_name_;
@@ -64,6 +64,7 @@ class QueueList {
 /// file unusable (names are unique on a ClearML server, and both directions
 /// of the mapping are used).
 QueueList ReadQueuesText(std::string text, const std::string& file);
+QueueList ReadQueuesText(PaddedText text, const std::string& file);
 
 /// Reads the file ("-" is standard input); unreadable: unusable.
 QueueList ReadQueuesFile(const std::string& path);

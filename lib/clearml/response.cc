@@ -57,8 +57,18 @@ PaddedText Pad(std::string text) {
   static_assert(simdjson::SIMDJSON_PADDING <= kReadSlack, "a file as read has room for the padding");
   PaddedText padded;
   padded.size = text.size();
+  text.append(simdjson::SIMDJSON_PADDING, ' ');
+  padded.capacity = text.size();
+  padded.text = FileText(std::move(text));
+  return padded;
+}
+
+PaddedText Pad(FileText text) {
+  if (std::string* copy = text.owned()) return Pad(std::move(*copy));
+  PaddedText padded;
+  padded.size = text.size();
+  padded.capacity = text.size() + kReadSlack;
   padded.text = std::move(text);
-  padded.text.append(simdjson::SIMDJSON_PADDING, ' ');
   return padded;
 }
 
@@ -182,7 +192,7 @@ bool ListReader::Read() {
   Problem problem;
   std::string error_response;
   auto read = [&]() -> error_code {
-    if (auto error = parser.iterate(text_.text.data(), text_.size, text_.text.size()).get(doc)) return error;
+    if (auto error = parser.iterate(text_.text.data(), text_.size, text_.capacity).get(doc)) return error;
     iterated = true;
     od::json_type type;
     if (auto error = doc.type().get(type)) return error;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "util/file_text.h"
 #include "util/finding.h"
 #include "util/text_arena.h"
 
@@ -49,11 +50,14 @@ Mark LocateSyntaxError(std::string_view text, simdjson::error_code error, const 
 
 /// The file's text with the padding simdjson needs after it.
 struct PaddedText {
-  std::string text;  ///< size() + SIMDJSON_PADDING bytes are allocated
-  std::string_view view() const { return std::string_view(text.data(), size); }
+  FileText text;  ///< `size` bytes, then at least simdjson's padding
   size_t size = 0;
+  size_t capacity = 0;  ///< readable bytes from the start
+  std::string_view view() const { return std::string_view(text.data(), size); }
 };
+/// Appends the padding to a copy; a mapped file has it already.
 PaddedText Pad(std::string text);
+PaddedText Pad(FileText text);
 
 /// Reads a companion file: the `data.<key>` list of a `<key>.get_all`
 /// response or a bare JSON array, calling `item` with every element (which

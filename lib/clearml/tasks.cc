@@ -350,15 +350,24 @@ void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Comp
   }
 }
 
-LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const CompanionsReady& ready,
-                                const std::vector<std::string>& param_paths, const Config* resolve_against) {
+namespace {
+
+LoadedJobs LoadTasks(FileText text, const std::string& file, const CompanionsReady& ready,
+                     const std::vector<std::string>& param_paths, const Config* resolve_against) {
   LoadedJobs result;
   result.file = file;
   result.text = std::make_shared<JobsText>();
   result.text->source = std::move(text);
   const ParamQuery query(param_paths);
-  ReadClearmlTasks(result.text->source, query, ready, &result, resolve_against);
+  ReadClearmlTasks(result.text->source.view(), query, ready, &result, resolve_against);
   return result;
+}
+
+}  // namespace
+
+LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const CompanionsReady& ready,
+                                const std::vector<std::string>& param_paths, const Config* resolve_against) {
+  return LoadTasks(FileText(std::move(text)), file, ready, param_paths, resolve_against);
 }
 
 LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const Companions& companions,
@@ -369,7 +378,7 @@ LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const
 LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& ready,
                                 const std::vector<std::string>& param_paths, const Config* resolve_against) {
   Finding failure;
-  std::optional<std::string> text = ReadInputFile(path, InputKind::kJobs, &failure);
+  std::optional<FileText> text = ReadInputText(path, InputKind::kJobs, &failure);
   LoadedJobs result;
   if (!text) {
     result.file = failure.file;
@@ -377,8 +386,8 @@ LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& 
     result.findings.push_back(std::move(failure));
     return result;
   }
-  json::LoneCarriageReturnsToNewlines(&*text);  // CR-only line endings are line endings
-  result = LoadClearmlTasksText(std::move(*text), DisplayName(path), ready, param_paths, resolve_against);
+  json::LoneCarriageReturnsToNewlines(text->data(), text->size());  // CR-only line endings are line endings
+  result = LoadTasks(std::move(*text), DisplayName(path), ready, param_paths, resolve_against);
   const size_t tasks = result.resolved ? result.resolved->outcomes.size() : result.entries.size();
   if (tasks > CurrentLimits().jobs_entries) {
     result.unusable = true;

@@ -70,9 +70,13 @@ error_code ReadWorker(od::object object, TextArena* arena, Worker* worker, Probl
 }  // namespace
 
 WorkerList ReadWorkersText(std::string text, const std::string& file) {
+  return ReadWorkersText(Pad(std::move(text)), file);
+}
+
+WorkerList ReadWorkersText(PaddedText text, const std::string& file) {
   WorkerList list;
   list.file = file;
-  list.text_ = std::make_unique<PaddedText>(Pad(std::move(text)));
+  list.text_ = std::make_unique<PaddedText>(std::move(text));
   list.arena_ = std::make_unique<TextArena>();
   TextArena* arena = list.arena_.get();
   auto item = [&](od::object object, const char*) -> Problem {
@@ -106,7 +110,7 @@ WorkerList ReadWorkersText(std::string text, const std::string& file) {
 
 WorkerList ReadWorkersFile(const std::string& path) {
   Finding failure;
-  std::optional<std::string> text = ReadInputFile(path, InputKind::kWorkers, &failure);
+  std::optional<FileText> text = ReadInputText(path, InputKind::kWorkers, &failure);
   if (!text) {
     WorkerList list;
     list.file = failure.file;
@@ -114,7 +118,7 @@ WorkerList ReadWorkersFile(const std::string& path) {
     list.findings.push_back(std::move(failure));
     return list;
   }
-  return ReadWorkersText(std::move(*text), DisplayName(path));
+  return ReadWorkersText(Pad(std::move(*text)), DisplayName(path));
 }
 
 }  // namespace rescfg::clearml

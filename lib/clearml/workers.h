@@ -45,7 +45,7 @@ class WorkerList {
   }
 
  private:
-  friend WorkerList ReadWorkersText(std::string text, const std::string& file);
+  friend WorkerList ReadWorkersText(PaddedText text, const std::string& file);
   std::unique_ptr<PaddedText> text_;
   std::unique_ptr<TextArena> arena_;
   NameMap<uint32_t> by_task_;
@@ -57,6 +57,7 @@ class WorkerList {
 /// worker objects. `id` is a string when given; `task` and `queue` are null,
 /// an ID or an `{id, name, ...}` object; `queues` a list of those.
 WorkerList ReadWorkersText(std::string text, const std::string& file);
+WorkerList ReadWorkersText(PaddedText text, const std::string& file);
 
 /// Reads the file ("-" is standard input); unreadable: unusable.
 WorkerList ReadWorkersFile(const std::string& path);

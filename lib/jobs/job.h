@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "util/file_text.h"
 #include "util/finding.h"
 #include "util/text_arena.h"
 #include "util/text_ref.h"
@@ -100,7 +101,7 @@ struct JobEntry {
 /// What the entries' text points into: the file as read (JSON Lines strings
 /// without escapes are viewed in place) and an arena for everything else.
 struct JobsText {
-  std::string source;
+  FileText source;  ///< the file as read: copied, or mapped when large
   TextArena arena;
   std::deque<TaskWorker> workers;  ///< ClearML: what entries' `worker` points to
 };

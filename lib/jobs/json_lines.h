@@ -36,12 +36,13 @@ inline size_t CountLines(std::string_view text) {
 /// Turns each carriage return not followed by a line feed into a line
 /// feed, so that a file with old Mac (CR-only) line endings reads as lines.
 /// JSON allows a raw CR only as white space, so no valid line changes.
-inline void LoneCarriageReturnsToNewlines(std::string* text) {
-  char* const end = text->data() + text->size();
-  for (char* p = text->data(); (p = static_cast<char*>(std::memchr(p, '\r', end - p))) != nullptr; ++p) {
+inline void LoneCarriageReturnsToNewlines(char* data, size_t size) {
+  char* const end = data + size;
+  for (char* p = data; (p = static_cast<char*>(std::memchr(p, '\r', end - p))) != nullptr; ++p) {
     if (p + 1 == end || p[1] != '\n') *p = '\n';
   }
 }
+inline void LoneCarriageReturnsToNewlines(std::string* text) { LoneCarriageReturnsToNewlines(text->data(), text->size()); }
 
 inline bool IsBlank(std::string_view line) {
   for (char c : line) {

@@ -28,24 +28,21 @@ bool EndsWith(const std::string& s, std::string_view suffix) {
 /// JSON Lines entries view `source`, so it moves into the result; YAML
 /// entries copy what they keep, so the source is only read.
 /// `owned`, when given, holds `text` and may be moved from.
-LoadedJobs Load(std::string_view text, std::string* owned, JobsFormat format, const std::string& file,
+LoadedJobs Load(std::string_view text, FileText* owned, JobsFormat format, const std::string& file,
                 const std::vector<std::string>& param_paths, const Config* resolve_against) {
   LoadedJobs result;
   result.file = file;
   result.text = std::make_shared<JobsText>();
   const ParamQuery query(param_paths);
   if (format == JobsFormat::kJsonLines) {
-    if (owned) {
-      result.text->source = std::move(*owned);
-    } else {
-      result.text->source.assign(text);
-    }
-    json::LoneCarriageReturnsToNewlines(&result.text->source);
+    FileText& source = result.text->source;
+    source = owned ? std::move(*owned) : FileText(std::string(text));
+    json::LoneCarriageReturnsToNewlines(source.data(), source.size());
     if (resolve_against != nullptr) {
-      result.resolved = std::make_shared<ResolvedJobs>(
-          ReadAndResolveJsonLines(result.text->source, query, *resolve_against, &result));
+      result.resolved =
+          std::make_shared<ResolvedJobs>(ReadAndResolveJsonLines(source.view(), query, *resolve_against, &result));
     } else {
-      ReadJsonLinesJobs(result.text->source, query, &result);
+      ReadJsonLinesJobs(source.view(), query, &result);
     }
   } else {
     ReadYamlJobs(text, query, &result);
@@ -85,7 +82,7 @@ LoadedJobs LoadJobsText(std::string_view text, JobsFormat format, const std::str
 LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> format,
                         const std::vector<std::string>& param_paths, const Config* resolve_against) {
   Finding failure;
-  std::optional<std::string> text = ReadInputFile(path, InputKind::kJobs, &failure);
+  std::optional<FileText> text = ReadInputText(path, InputKind::kJobs, &failure);
   if (!text) {
     LoadedJobs result;
     result.file = failure.file;
@@ -97,9 +94,9 @@ LoadedJobs LoadJobsFile(const std::string& path, std::optional<JobsFormat> forma
   // nothing but blanks is an empty list in any format (/dev/null as an
   // empty .jsonl); standard input keeps its format's reading (an empty
   // YAML stream is no JobList).
-  JobsFormat chosen = format ? *format : path == "-" ? SniffJobsFormat(*text) : JobsFormatForPath(path);
-  if (path != "-" && text->find_first_not_of(" \t\r\n") == std::string::npos) chosen = JobsFormat::kJsonLines;
-  LoadedJobs result = Load(*text, &*text, chosen, DisplayName(path), param_paths, resolve_against);
+  JobsFormat chosen = format ? *format : path == "-" ? SniffJobsFormat(text->view()) : JobsFormatForPath(path);
+  if (path != "-" && text->view().find_first_not_of(" \t\r\n") == std::string::npos) chosen = JobsFormat::kJsonLines;
+  LoadedJobs result = Load(text->view(), &*text, chosen, DisplayName(path), param_paths, resolve_against);
   const size_t entries = result.resolved ? result.resolved->outcomes.size() : result.entries.size();
   if (entries > CurrentLimits().jobs_entries) {
     result.unusable = true;

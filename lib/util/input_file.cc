@@ -5,7 +5,11 @@
 
 namespace rescfg {
 
-std::optional<std::string> ReadInputFile(const std::string& path, InputKind kind, Finding* failure) {
+namespace {
+
+/// Reads with `read` (ReadWholeFile or ReadFileText) under the ceiling of `kind`.
+template <typename Read>
+auto ReadUnderLimit(const std::string& path, InputKind kind, Finding* failure, Read read) {
   const Limits& limits = CurrentLimits();
   uint64_t max_bytes = limits.config_bytes;
   const char* variable = "RESCFG_MAX_CONFIG_BYTES";
@@ -17,9 +21,19 @@ std::optional<std::string> ReadInputFile(const std::string& path, InputKind kind
   }
   std::string error;
   const char* code = kUnreadable;
-  std::optional<std::string> text = ReadWholeFile(path, &error, max_bytes, &code);
+  auto text = read(path, &error, max_bytes, &code);
   if (!text) *failure = {code, Severity::kError, DisplayName(path), {}, "", error, LimitHint(code, variable)};
   return text;
+}
+
+}  // namespace
+
+std::optional<std::string> ReadInputFile(const std::string& path, InputKind kind, Finding* failure) {
+  return ReadUnderLimit(path, kind, failure, [](auto&&... a) { return ReadWholeFile(a...); });
+}
+
+std::optional<FileText> ReadInputText(const std::string& path, InputKind kind, Finding* failure) {
+  return ReadUnderLimit(path, kind, failure, [](auto&&... a) { return ReadFileText(a...); });
 }
 
 }  // namespace rescfg

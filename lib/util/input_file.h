@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "util/file_text.h"
 #include "util/finding.h"
 
 namespace rescfg {
@@ -17,5 +18,9 @@ enum class InputKind { kConfig, kJobs, kQueues, kWorkers };
 /// failure returns nullopt and sets `*failure` (unreadable, or too large
 /// with a hint naming the variable that raises the limit).
 std::optional<std::string> ReadInputFile(const std::string& path, InputKind kind, Finding* failure);
+
+/// The same, a large regular file mapped instead of copied (file_text.h):
+/// for the inputs that can be hundreds of megabytes.
+std::optional<FileText> ReadInputText(const std::string& path, InputKind kind, Finding* failure);
 
 }  // namespace rescfg

@@ -1,0 +1,150 @@
+#include "util/file_text.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <utility>
+
+#include "util/file_io.h"
+
+namespace rescfg {
+
+namespace {
+
+/// A file truncated while it is mapped makes a read of its lost pages raise
+/// SIGBUS. Within a mapped input that is the input changing under rescfg:
+/// it ends as an unreadable input does (exit 2, with a message), not as a
+/// crash. Any other SIGBUS keeps its default action.
+struct Guarded {
+  std::atomic<uintptr_t> begin{0}, end{0};
+  char message[320] = {};
+  std::atomic<size_t> length{0};
+};
+constexpr size_t kGuarded = 16;
+Guarded guarded[kGuarded];
+
+void OnBus(int signal, siginfo_t* info, void*) {
+  const auto at = reinterpret_cast<uintptr_t>(info->si_addr);
+  for (Guarded& g : guarded) {
+    if (at >= g.begin.load() && at < g.end.load()) {
+      const ssize_t written = ::write(STDERR_FILENO, g.message, g.length.load());
+      (void)written;
+      ::_exit(2);
+    }
+  }
+  ::signal(signal, SIG_DFL);  // not ours: the faulting access repeats, with the default action
+}
+
+std::mutex guard_mutex;  ///< over claiming and freeing slots (the handler only reads them)
+
+void Guard(const void* begin, size_t bytes, const std::string& name) {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    struct sigaction action {};
+    action.sa_sigaction = OnBus;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGBUS, &action, nullptr);
+  });
+  const std::lock_guard<std::mutex> lock(guard_mutex);
+  for (Guarded& g : guarded) {
+    if (g.end.load() != 0) continue;
+    const std::string text = "rescfg: " + name + ": the file was cut short while it was read\n";
+    const size_t length = std::min(text.size(), sizeof g.message);
+    std::memcpy(g.message, text.data(), length);
+    g.length = length;
+    g.begin = reinterpret_cast<uintptr_t>(begin);
+    g.end = reinterpret_cast<uintptr_t>(begin) + bytes;  // last: the slot is whole once it has an end
+    return;
+  }
+  // More mappings at once than slots: this one is unguarded (an invocation
+  // maps a handful of files).
+}
+
+void Unguard(const void* begin) {
+  const std::lock_guard<std::mutex> lock(guard_mutex);
+  for (Guarded& g : guarded) {
+    if (g.end.load() != 0 && g.begin.load() == reinterpret_cast<uintptr_t>(begin)) {
+      g.end = 0;
+      g.begin = 0;
+    }
+  }
+}
+
+}  // namespace
+
+FileText& FileText::operator=(FileText&& other) noexcept {
+  if (this == &other) return *this;
+  Unmap();
+  owned_ = std::move(other.owned_);
+  map_ = std::exchange(other.map_, nullptr);
+  size_ = std::exchange(other.size_, 0);
+  map_bytes_ = std::exchange(other.map_bytes_, 0);
+  return *this;
+}
+
+void FileText::Unmap() {
+  if (map_ == nullptr) return;
+  Unguard(map_);
+  ::munmap(map_, map_bytes_);
+  map_ = nullptr;
+}
+
+std::optional<FileText> FileText::Map(int fd, size_t size, const std::string& name, std::string* error) {
+  const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t bytes = (size + kReadSlack + page - 1) / page * page;
+  // Anonymous zero pages first, for the padding past the file's last page;
+  // then the file over their start. It is populated read-only (a writable
+  // private mapping would be populated by copying every page) and made
+  // writable afterwards: only a page written to is copied.
+  void* base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (base == MAP_FAILED) {
+    *error = std::strerror(errno);
+    return std::nullopt;
+  }
+  FileText text;
+  text.map_ = base;
+  text.map_bytes_ = bytes;
+  text.size_ = size;
+  if (::mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) == MAP_FAILED ||
+      ::mprotect(base, size, PROT_READ | PROT_WRITE) != 0) {
+    *error = std::strerror(errno);
+    return std::nullopt;
+  }
+  Guard(base, bytes, name);
+  return text;
+}
+
+std::optional<FileText> ReadFileText(const std::string& path, std::string* error, uint64_t max_bytes,
+                                     const char** code) {
+  if (path != "-") {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      struct stat st {};
+      std::optional<FileText> text;
+      bool mapped = false;
+      if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) >= kMapBytes &&
+          static_cast<uint64_t>(st.st_size) <= max_bytes) {
+        if (code) *code = kUnreadable;
+        text = FileText::Map(fd, static_cast<size_t>(st.st_size), DisplayName(path), error);
+        mapped = true;
+      }
+      ::close(fd);
+      if (mapped) return text;
+    }
+  }
+  // Small files, pipes, devices, and every error: read as always.
+  std::optional<std::string> content = ReadWholeFile(path, error, max_bytes, code);
+  if (!content) return std::nullopt;
+  return FileText(std::move(*content));
+}
+
+}  // namespace rescfg

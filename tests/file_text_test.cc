@@ -1,0 +1,131 @@
+/// Input files read whole: a large regular file mapped from the page cache,
+/// anything else copied, both with the same text, padding and errors.
+
+#include "util/file_text.h"
+
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "util/file_io.h"
+
+namespace rescfg {
+namespace {
+
+namespace fs = std::filesystem;
+
+class FileTextTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("rescfg-file-text-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string Write(const std::string& name, const std::string& text) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+  /// `bytes` of varied text (lines of digits), so that an offset error shows.
+  static std::string Text(size_t bytes) {
+    std::string text;
+    text.reserve(bytes);
+    for (size_t line = 0; text.size() < bytes; ++line) text += std::to_string(line * 7919) + "\n";
+    text.resize(bytes);
+    return text;
+  }
+  fs::path dir_;
+};
+
+struct Case {
+  const char* what;
+  size_t bytes;
+  bool mapped;
+};
+
+TEST_F(FileTextTest, ReadsTheSameTextMappedOrCopiedWithItsPaddingZero) {
+  const Case cases[] = {
+      {"empty", 0, false},
+      {"one byte", 1, false},
+      {"just under the mapping size", kMapBytes - 1, false},
+      {"the mapping size, a whole number of pages", kMapBytes, true},
+      {"a page and a byte more", kMapBytes + 4097, true},
+      {"its last page all but the padding", kMapBytes + 4096 - kReadSlack, true},
+      {"its last page all but less than the padding", kMapBytes + 4096 - kReadSlack + 1, true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    const std::string text = Text(c.bytes);
+    const std::string path = Write("jobs.jsonl", text);
+    std::string error;
+    const char* code = nullptr;
+    std::optional<FileText> read = ReadFileText(path, &error, uint64_t(1) << 30, &code);
+    ASSERT_TRUE(read) << error;
+    EXPECT_EQ(read->mapped(), c.mapped);
+    ASSERT_EQ(read->size(), text.size());
+    EXPECT_TRUE(read->view() == text);
+    // A JSON parser's padding is readable past the end: zero bytes of the
+    // mapping, or room the copy reserved.
+    if (read->mapped()) {
+      for (size_t i = 0; i < kReadSlack; ++i) ASSERT_EQ(read->data()[text.size() + i], '\0') << i;
+    } else {
+      EXPECT_GE(read->owned()->capacity(), text.size() + kReadSlack);
+    }
+  }
+}
+
+TEST_F(FileTextTest, WritingToAMappedTextChangesNoFile) {
+  const std::string text = Text(kMapBytes + 100);
+  const std::string path = Write("tasks.json", text);
+  std::string error;
+  std::optional<FileText> read = ReadFileText(path, &error, uint64_t(1) << 30);
+  ASSERT_TRUE(read && read->mapped());
+  read->data()[0] = '#';
+  read->data()[read->size() - 1] = '#';
+  FileText moved = std::move(*read);  // the mapping moves, not the text
+  EXPECT_EQ(moved.data()[0], '#');
+  EXPECT_TRUE(moved.view().substr(1) == text.substr(1, text.size() - 2) + "#");
+  std::string error2;
+  EXPECT_EQ(ReadWholeFile(path, &error2), text);
+}
+
+TEST_F(FileTextTest, ErrorsAreThoseOfAReadWholeFile) {
+  const std::string big = Write("big.jsonl", Text(kMapBytes + 1));
+  const std::string missing = (dir_ / "missing.jsonl").string();
+  for (const auto& [path, limit] : {std::pair{big, uint64_t(kMapBytes)}, std::pair{missing, uint64_t(1) << 30},
+                                    std::pair{dir_.string(), uint64_t(1) << 30}}) {
+    SCOPED_TRACE(path);
+    std::string mapped_error, read_error;
+    const char *mapped_code = nullptr, *read_code = nullptr;
+    EXPECT_FALSE(ReadFileText(path, &mapped_error, limit, &mapped_code));
+    EXPECT_FALSE(ReadWholeFile(path, &read_error, limit, &read_code));
+    EXPECT_EQ(mapped_error, read_error);
+    EXPECT_STREQ(mapped_code, read_code);
+  }
+}
+
+TEST_F(FileTextTest, AFileCutShortWhileMappedEndsAsAnUnreadableInput) {
+  const std::string path = Write("tasks.json", Text(kMapBytes + 3 * 4096));
+  EXPECT_EXIT(
+      {
+        std::string error;
+        std::optional<FileText> read = ReadFileText(path, &error, uint64_t(1) << 30);
+        if (!read || !read->mapped()) std::exit(3);
+        if (::truncate(path.c_str(), 4096) != 0) std::exit(4);
+        volatile char c = read->data()[read->size() - 1];  // a page the file no longer has
+        (void)c;
+        std::exit(5);
+      },
+      ::testing::ExitedWithCode(2), "tasks.json: the file was cut short while it was read");
+}
+
+}  // namespace
+}  // namespace rescfg
