@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <unordered_map>
 
 #include "clearml/queues.h"
 #include "clearml/workers.h"
@@ -44,6 +45,51 @@ TEST(ClearmlQueues, ATaskListedTwiceKeepsItsFirstPlace) {
   EXPECT_EQ(list.ListingOf("t")->position, 1u);
   EXPECT_EQ(list.ListingOf("u")->queue, 0u);
   EXPECT_EQ(list.ListingOf("u")->position, 2u);
+}
+
+/// A task listed in several queues, or twice in one, keeps its first
+/// listing in file order, whether the index is built at once, later, on one
+/// thread (few entries) or on two (many), and both halves of the hash space
+/// answer.
+TEST(ClearmlQueues, TheListingIndexKeepsEachTaskFirstListingOnOneThreadOrTwo) {
+  for (const size_t entries : {size_t(40), size_t(100000)}) {
+    SCOPED_TRACE(entries);
+    std::string text = "[";
+    std::unordered_map<std::string, Listing> first;
+    uint32_t queues = 3, position[3] = {0, 0, 0};
+    for (uint32_t q = 0; q < queues; ++q) {
+      text += std::string(q ? "," : "") + "{\"id\": \"q" + std::to_string(q) + "\", \"name\": \"Q" +
+              std::to_string(q) + "\", \"entries\": [";
+      for (size_t i = q; i < entries; i += queues) {
+        // Every fifth entry lists again a task listed before (in this queue or another).
+        const size_t task = i % 5 == 4 ? (i * 7919) % i : i;
+        const std::string id = "t" + std::to_string(task);
+        text += std::string(position[q] ? "," : "") + "{\"task\": \"" + id + "\"}";
+        first.try_emplace(id, Listing{q, ++position[q]});
+      }
+      text += "]}";
+    }
+    text += "]";
+    // Each queue's entries were added to `first` queue by queue: the file order.
+    QueueList now = ReadQueuesText(text, "queues.json");
+    QueueList later = ReadQueuesText(Pad(std::string(text)), "queues.json", false);
+    later.IndexListings();
+    later.IndexListings();  // once is enough
+    size_t hashed_high = 0;
+    for (const auto& [id, listing] : first) {
+      hashed_high += HashText(id) >> 63;
+      for (const QueueList* list : {&now, &later}) {
+        const auto found = list->ListingOf(id);
+        ASSERT_TRUE(found) << id;
+        EXPECT_EQ(found->queue, listing.queue) << id;
+        EXPECT_EQ(found->position, listing.position) << id;
+      }
+    }
+    EXPECT_GT(hashed_high, 0u);
+    EXPECT_LT(hashed_high, first.size());
+    EXPECT_FALSE(now.ListingOf("t-none"));
+    EXPECT_FALSE(later.ListingOf("t-none"));
+  }
 }
 
 struct BadFile {

@@ -1,9 +1,13 @@
 #include "clearml/queues.h"
 
+#include <array>
+#include <thread>
+
 #include "jobs/json_values.h"
 #include "util/file_io.h"
 #include "util/input_file.h"
 #include "util/input_limits.h"
+#include "util/joined_thread.h"
 
 namespace rescfg::clearml {
 
@@ -20,9 +24,35 @@ const Queue* QueueList::FindByName(std::string_view name) const {
 }
 
 std::optional<Listing> QueueList::ListingOf(std::string_view task, uint64_t hash) const {
-  const Listing* l = by_task_.Find(task, hash);
+  const Listing* l = by_task_[Part(hash)].Find(task, InPart(hash));
   if (l == nullptr) return std::nullopt;
   return *l;
+}
+
+void QueueList::IndexListings() {
+  if (indexed_) return;
+  indexed_ = true;
+  std::array<size_t, 2> count{};
+  for (const uint64_t hash : hashes_) ++count[Part(hash)];
+  // Each table takes its own entries in queue order: an ID always falls in
+  // the same one, so its first listing is the one kept.
+  auto index = [&](size_t part) {
+    ListingMap map(count[part]);
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (Part(hashes_[i]) == part) map.Add(entries_[i].first, InPart(hashes_[i]), entries_[i].second);
+    }
+    by_task_[part] = std::move(map);
+  };
+  constexpr size_t kThreadEntries = size_t(1) << 16;  // below this, a thread costs more than it saves
+  if (entries_.size() >= kThreadEntries && std::thread::hardware_concurrency() > 1) {
+    JoinedThread second([&] { index(1); });
+    index(0);
+    second.Join();
+  } else {
+    index(0);
+    index(1);
+  }
+  hashes_ = {};
 }
 
 namespace {
@@ -94,13 +124,16 @@ QueueList ReadQueuesText(std::string text, const std::string& file) {
   return ReadQueuesText(Pad(std::move(text)), file);
 }
 
-QueueList ReadQueuesText(PaddedText text, const std::string& file) {
+QueueList ReadQueuesText(PaddedText text, const std::string& file, bool index) {
   QueueList list;
   list.file = file;
   list.text_ = std::make_unique<PaddedText>(std::move(text));
   list.arena_ = std::make_unique<TextArena>();
   TextArena* arena = list.arena_.get();
   std::vector<std::pair<std::string_view, Listing>> listings;
+  // Room for an entry every 64 bytes, about what {task, added} takes: the
+  // list is not regrown (copied, in fresh pages) on the way.
+  listings.reserve(list.text_->size / 64);
   std::vector<const char*> starts;
   auto item = [&](od::object object, const char* at) -> Problem {
     Queue queue;
@@ -152,13 +185,14 @@ QueueList ReadQueuesText(PaddedText text, const std::string& file) {
     list.by_id_.emplace(q.id, i);
     list.by_name_.emplace(q.name, i);
   }
-  list.by_task_ = ListingMap(listings.size());
-  for (const auto& [task, listing] : listings) list.by_task_.Add(task, HashText(task), listing);
+  list.hashes_.reserve(listings.size());
+  for (const auto& entry : listings) list.hashes_.push_back(HashText(entry.first));
   list.entries_ = std::move(listings);
+  if (index) list.IndexListings();
   return list;
 }
 
-QueueList ReadQueuesFile(const std::string& path) {
+QueueList ReadQueuesFile(const std::string& path, bool index) {
   Finding failure;
   std::optional<FileText> text = ReadInputText(path, InputKind::kQueues, &failure);
   if (!text) {
@@ -168,7 +202,7 @@ QueueList ReadQueuesFile(const std::string& path) {
     list.findings.push_back(std::move(failure));
     return list;
   }
-  return ReadQueuesText(Pad(std::move(*text)), DisplayName(path));
+  return ReadQueuesText(Pad(std::move(*text)), DisplayName(path), index);
 }
 
 }  // namespace rescfg::clearml

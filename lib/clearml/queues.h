@@ -3,6 +3,7 @@
 /// `queues.get_all` returns them (rescfg(5), JOBS FILE, ClearML task snapshots): their IDs and names, and the
 /// order of the tasks waiting in each (`entries`).
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -46,15 +47,27 @@ class QueueList {
   /// queue order (a task listed twice is here twice).
   const std::vector<std::pair<std::string_view, Listing>>& entries() const { return entries_; }
   /// Start loading what ListingOf(task, hash) will read (the ID is in it).
-  void PrefetchListing(uint64_t hash) const { by_task_.Prefetch(hash); }
+  void PrefetchListing(uint64_t hash) const { by_task_[Part(hash)].Prefetch(InPart(hash)); }
+
+  /// Builds what ListingOf looks up, once (ReadQueuesText does, unless told
+  /// to leave it for later): two tables, one for each value of the hash's
+  /// top bit, each built on a thread of its own when there are many entries.
+  void IndexListings();
 
  private:
-  friend QueueList ReadQueuesText(PaddedText text, const std::string& file);
+  friend QueueList ReadQueuesText(PaddedText text, const std::string& file, bool index);
+  /// Which table holds a hash, and the hash as that table sees it (the top
+  /// bit, the same for all of its keys, shifted out: a table places a key
+  /// by the high bits of its hash).
+  static size_t Part(uint64_t hash) { return static_cast<size_t>(hash >> 63); }
+  static uint64_t InPart(uint64_t hash) { return hash << 1; }
   std::unique_ptr<PaddedText> text_;  ///< what the names and IDs view
   std::unique_ptr<TextArena> arena_;  ///< unescaped strings
   NameMap<uint32_t> by_id_, by_name_;
-  ListingMap by_task_;
+  std::array<ListingMap, 2> by_task_;
   std::vector<std::pair<std::string_view, Listing>> entries_;
+  std::vector<uint64_t> hashes_;  ///< HashText of each entry's task ID, until indexed
+  bool indexed_ = false;
 };
 
 /// Parses a `queues.get_all` response (`data.queues`) or a JSON array of
@@ -62,11 +75,12 @@ class QueueList {
 /// present, is a list of `{task, added}` whose `task` is an ID or an
 /// `{id, ...}` object. Two queues with the same ID or the same name make the
 /// file unusable (names are unique on a ClearML server, and both directions
-/// of the mapping are used).
+/// of the mapping are used). With `index` false, ListingOf answers only
+/// after IndexListings().
 QueueList ReadQueuesText(std::string text, const std::string& file);
-QueueList ReadQueuesText(PaddedText text, const std::string& file);
+QueueList ReadQueuesText(PaddedText text, const std::string& file, bool index = true);
 
 /// Reads the file ("-" is standard input); unreadable: unusable.
-QueueList ReadQueuesFile(const std::string& path);
+QueueList ReadQueuesFile(const std::string& path, bool index = true);
 
 }  // namespace rescfg::clearml

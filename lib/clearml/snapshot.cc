@@ -12,14 +12,23 @@ Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::
                              const Config* resolve_against, const Handovers* handovers,
                              const std::vector<const Config*>& match_against) {
   Snapshot snapshot;
-  // The companions are read on a thread of their own while the tasks file
-  // is read and its tasks are found; the tasks' parse waits for them.
+  // The queues file, the biggest companion, is read on a thread of its own
+  // while this one reads the tasks file and finds its tasks, then the
+  // workers file; the tasks' parse waits for both, and the queues' listings
+  // are indexed on both threads meanwhile.
   JoinedThread reader([&] {
-    if (!files.queues.empty()) snapshot.queues = ReadQueuesFile(files.queues);
-    if (!files.workers.empty()) snapshot.workers = ReadWorkersFile(files.workers);
+    if (!files.queues.empty()) snapshot.queues = ReadQueuesFile(files.queues, false);
   });
-  auto ready = [&]() -> Companions {
+  bool companions_read = false;
+  auto read_companions = [&] {
+    if (companions_read) return;
+    companions_read = true;
+    if (!files.workers.empty()) snapshot.workers = ReadWorkersFile(files.workers);
     reader.Join();
+    snapshot.queues.IndexListings();
+  };
+  auto ready = [&]() -> Companions {
+    read_companions();
     // An unusable companion makes the whole input unusable: the tasks are
     // read all the same, for their own findings, but linked to nothing.
     if (snapshot.queues.unusable || snapshot.workers.unusable) return {};
@@ -27,7 +36,7 @@ Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::
             handovers};
   };
   snapshot.jobs = LoadClearmlTasksFile(files.tasks, ready, param_paths, resolve_against);
-  reader.Join();  // also when the tasks file was unusable before it needed them
+  read_companions();  // also when the tasks file was unusable before it needed them
   if (!snapshot.jobs.unusable) NearMissWarnings(&snapshot.jobs);
   for (const auto* part : {&snapshot.jobs.findings, &snapshot.queues.findings, &snapshot.workers.findings}) {
     snapshot.findings.insert(snapshot.findings.end(), part->begin(), part->end());
