@@ -43,6 +43,8 @@ std::string ReferenceEscape(std::string_view s) {
   return out + "\"";
 }
 
+bool IsPlainByte(int b) { return b >= 0x20 && b < 0x7F && b != '"' && b != '\\'; }
+
 std::string Escape(std::string_view s) {
   std::string out = "x";  // appends, never replaces
   AppendJsonString(&out, s);
@@ -70,16 +72,21 @@ RC_GTEST_PROP(AppendJsonString, IsAYamlScalarOfTheSameValue, ()) {
   testing::AssertYamlScalarOf(Escape(s), s);
 }
 
-TEST(AppendJsonString, EveryByteAtEveryPositionOfAWord) {
-  // Runs are scanned 8 bytes at a time: each byte value in each lane, and
-  // two special bytes in one word.
-  for (int b = 0; b < 256; ++b) {
-    for (size_t at = 0; at < 17; ++at) {
-      std::string s(17, 'a');
-      s[at] = static_cast<char>(b);
-      ASSERT_EQ(Escape(s), ReferenceEscape(s)) << b << " at " << at;
-      s[(at + 3) % 17] = '"';
-      ASSERT_EQ(Escape(s), ReferenceEscape(s)) << b << " at " << at;
+TEST(AppendJsonString, EveryByteAtEveryPositionOfEveryLength) {
+  // Runs are scanned 16 bytes at a time, the last block overlapping the one
+  // before; shorter strings 8 at a time, the last word overlapping or
+  // padded: each byte value in each lane of each length up to three blocks,
+  // and two special bytes in one string.
+  for (size_t length = 1; length <= 16 + 16 + 8 + 3; ++length) {
+    for (int b = 0; b < 256; ++b) {
+      for (size_t at = 0; at < length; ++at) {
+        std::string s(length, 'a');
+        s[at] = static_cast<char>(b);
+        ASSERT_EQ(Escape(s), ReferenceEscape(s)) << b << " at " << at << " of " << length;
+        ASSERT_EQ(JsonPlainPrefix(s), IsPlainByte(b) ? length : at) << b << " at " << at << " of " << length;
+        s[(at + 3) % length] = '"';
+        ASSERT_EQ(Escape(s), ReferenceEscape(s)) << b << " at " << at << " of " << length;
+      }
     }
   }
 }

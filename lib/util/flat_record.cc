@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "util/text_check.h"
 #include "util/yaml_input.h"
 
@@ -9,29 +13,69 @@ namespace rescfg {
 
 namespace {
 
-/// True for the bytes AppendJsonString copies as they are.
-constexpr bool IsPlain(unsigned char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; }
-
-/// The length of the run of plain bytes at the start of `s`, 8 bytes at a
-/// time: a word is flagged when any byte is below 0x20, '"', '\\', 0x7F
+/// A word's flags: the high bit of each byte below 0x20, '"', '\\', 0x7F
 /// or above. Borrows and carries only travel upwards from a flagged byte,
 /// so the lowest flag is the first byte that is not plain.
-size_t PlainRun(const char* s, size_t n) {
+uint64_t WordFlags(uint64_t w) {
   constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, s + i, 8);
-    uint64_t quote = w ^ (kOnes * '"'), slash = w ^ (kOnes * '\\');
-    uint64_t flags = ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash) |
-                     (w + kOnes) | w;
-    flags &= kHigh;
-    if (flags != 0) return i + (static_cast<size_t>(__builtin_ctzll(flags)) >> 3);
-  }
-  while (i < n && IsPlain(static_cast<unsigned char>(s[i]))) ++i;
-  return i;
+  const uint64_t quote = w ^ (kOnes * '"'), slash = w ^ (kOnes * '\\');
+  return (((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash) | (w + kOnes) | w) &
+         kHigh;
 }
 
+uint64_t WordAt(const char* s) {
+  uint64_t w;
+  std::memcpy(&w, s, 8);
+  return w;
+}
+
+/// The length of the run of plain bytes at the start of `s`, 8 bytes at a
+/// time; the last bytes as one word that overlaps the one before (every
+/// byte before it is plain), or, in a string shorter than a word, padded
+/// with plain bytes. Most strings written are short: ids, names.
+size_t PlainRunWords(const char* s, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    if (const uint64_t flags = WordFlags(WordAt(s + i)); flags != 0) {
+      return i + (static_cast<size_t>(__builtin_ctzll(flags)) >> 3);
+    }
+  }
+  if (i == n) return n;
+  uint64_t last = 0x6161616161616161ULL;  // 'a' where the string has no byte
+  size_t from = 0;
+  if (n >= 8) {
+    from = n - 8;
+    last = WordAt(s + from);
+  } else {
+    std::memcpy(&last, s, n);
+  }
+  const uint64_t flags = WordFlags(last);
+  return flags == 0 ? n : from + (static_cast<size_t>(__builtin_ctzll(flags)) >> 3);
+}
+
+/// The same, 16 bytes at a time where SSE2 is (x86-64). A signed compare
+/// below 0x20 flags the controls and every byte from 0x80 at once.
+size_t PlainRun(const char* s, size_t n) {
+#if defined(__SSE2__)
+  if (n >= 16) {
+    const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), slash = _mm_set1_epi8('\\'),
+                  del = _mm_set1_epi8(0x7F);
+    auto odd = [&](const char* at) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+      return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, quote)),
+                                            _mm_or_si128(_mm_cmpeq_epi8(v, slash), _mm_cmpeq_epi8(v, del))));
+    };
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+      if (const int mask = odd(s + i); mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
+    }
+    if (i == n) return n;
+    const int mask = odd(s + n - 16);  // overlaps plain bytes already seen
+    return mask == 0 ? n : n - 16 + static_cast<size_t>(__builtin_ctz(mask));
+  }
+#endif
+  return PlainRunWords(s, n);
+}
 }  // namespace
 
 void AppendJsonString(std::string* out, std::string_view s) {
