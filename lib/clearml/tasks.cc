@@ -116,6 +116,9 @@ bool DocumentReader::ReadKey(std::string* key) {
 }
 
 bool DocumentReader::Tasks() {
+  // Room for a task every 256 bytes (ClearML's take more): a large
+  // snapshot's list is not regrown, copied into fresh pages, on the way.
+  spans_.reserve(text_.size() / 256);
   scan_.Advance();  // '['
   scan_.SkipSpace();
   if (scan_.Consume(']')) return true;
