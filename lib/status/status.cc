@@ -59,7 +59,7 @@ StatusReport BuildStatus(const Config& config, const ScheduleReport& schedule, s
   for (size_t x = 0; x < config.pools.size(); ++x) {
     const Pool& pool = config.pools[x];
     PoolCard card{pool.name, pool.queue, pool.resources, Quantity(), pool.paused ? Quantity() : pool.resources,
-                  pool.paused, Names(pool.execution_priority), ProfilesOf(config, pool), {}, {}, {}};
+                  pool.paused, Names(pool.execution_priority), ProfilesOf(config, pool), {}, {}, {}, {}};
     card.nodes = pool.nodes;
     if (pool.nodes) {
       const Quantity machine = Quantity::Units(pool.nodes->gpus);

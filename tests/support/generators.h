@@ -22,7 +22,13 @@ struct Scenario {
   std::vector<Holding> holdings;
   std::vector<JobEntry> entries;    ///< the same jobs as a jobs file, plus malformed ones
 
-  SchedulingInput Input() const { return {config.get(), queued, holdings}; }
+  SchedulingInput Input() const {
+    SchedulingInput input;
+    input.config = config.get();
+    input.queued = queued;
+    input.holdings = holdings;
+    return input;
+  }
 };
 
 /// Printed by rapidcheck when a property fails.
