@@ -20,9 +20,9 @@ namespace rescfg {
 namespace {
 
 /// A file truncated while it is mapped makes a read of its lost pages raise
-/// SIGBUS. Within a mapped input that is the input changing under rescfg:
-/// it ends as an unreadable input does (exit 2, with a message), not as a
-/// crash. Any other SIGBUS keeps its default action.
+/// SIGBUS, and so does a page the disk fails to read. Within a mapped input
+/// that ends rescfg as an unreadable input does (exit 2, with a message),
+/// not as a crash. Any other SIGBUS keeps its default action.
 struct Guarded {
   std::atomic<uintptr_t> begin{0}, end{0};
   char message[320] = {};
@@ -57,7 +57,7 @@ void Guard(const void* begin, size_t bytes, const std::string& name) {
   const std::lock_guard<std::mutex> lock(guard_mutex);
   for (Guarded& g : guarded) {
     if (g.end.load() != 0) continue;
-    const std::string text = "rescfg: " + name + ": the file was cut short while it was read\n";
+    const std::string text = "rescfg: " + name + ": the file was cut short or could not be read while it was read\n";
     const size_t length = std::min(text.size(), sizeof g.message);
     std::memcpy(g.message, text.data(), length);
     g.length = length;
@@ -130,15 +130,13 @@ std::optional<FileText> ReadFileText(const std::string& path, std::string* error
     if (fd >= 0) {
       struct stat st {};
       std::optional<FileText> text;
-      bool mapped = false;
       if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) >= kMapBytes &&
           static_cast<uint64_t>(st.st_size) <= max_bytes) {
-        if (code) *code = kUnreadable;
-        text = FileText::Map(fd, static_cast<size_t>(st.st_size), DisplayName(path), error);
-        mapped = true;
+        std::string map_error;  // a file system that cannot map: read as always
+        text = FileText::Map(fd, static_cast<size_t>(st.st_size), DisplayName(path), &map_error);
       }
       ::close(fd);
-      if (mapped) return text;
+      if (text) return text;
     }
   }
   // Small files, pipes, devices, and every error: read as always.

@@ -53,7 +53,8 @@ class FileText {
 };
 
 /// Reads `path` ("-" is standard input) as ReadWholeFile does, mapping a
-/// regular file of kMapBytes or more instead of copying it.
+/// regular file of kMapBytes or more instead of copying it (and reading it
+/// where its file system cannot map it).
 std::optional<FileText> ReadFileText(const std::string& path, std::string* error, uint64_t max_bytes,
                                      const char** code = nullptr);
 
