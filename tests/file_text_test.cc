@@ -5,32 +5,22 @@
 
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "support/temp_dir.h"
 #include "util/file_io.h"
 
 namespace rescfg {
 namespace {
 
-namespace fs = std::filesystem;
-
 class FileTextTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("rescfg-file-text-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string Write(const std::string& name, const std::string& text) {
-    const std::string path = (dir_ / name).string();
+    const std::string path = dir_.file(name);
     std::ofstream(path, std::ios::binary) << text;
     return path;
   }
@@ -42,7 +32,7 @@ class FileTextTest : public ::testing::Test {
     text.resize(bytes);
     return text;
   }
-  fs::path dir_;
+  testing::TempDir dir_;
 };
 
 struct Case {
@@ -99,9 +89,9 @@ TEST_F(FileTextTest, WritingToAMappedTextChangesNoFile) {
 
 TEST_F(FileTextTest, ErrorsAreThoseOfAReadWholeFile) {
   const std::string big = Write("big.jsonl", Text(kMapBytes + 1));
-  const std::string missing = (dir_ / "missing.jsonl").string();
+  const std::string missing = dir_.file("missing.jsonl");
   for (const auto& [path, limit] : {std::pair{big, uint64_t(kMapBytes)}, std::pair{missing, uint64_t(1) << 30},
-                                    std::pair{dir_.string(), uint64_t(1) << 30}}) {
+                                    std::pair{dir_.path(), uint64_t(1) << 30}}) {
     SCOPED_TRACE(path);
     std::string mapped_error, read_error;
     const char *mapped_code = nullptr, *read_code = nullptr;
