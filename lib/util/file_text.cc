@@ -21,8 +21,8 @@ namespace {
 
 /// A file truncated while it is mapped makes a read of its lost pages raise
 /// SIGBUS, and so does a page the disk fails to read. Within a mapped input
-/// that ends rescfg as an unreadable input does (exit 2, with a message),
-/// not as a crash. Any other SIGBUS keeps its default action.
+/// that ends rescfg as an unreadable input does (exit 2, with the same
+/// form of message), not as a crash. Any other SIGBUS keeps its default action.
 struct Guarded {
   std::atomic<uintptr_t> begin{0}, end{0};
   char message[320] = {};
@@ -57,7 +57,8 @@ void Guard(const void* begin, size_t bytes, const std::string& name) {
   const std::lock_guard<std::mutex> lock(guard_mutex);
   for (Guarded& g : guarded) {
     if (g.end.load() != 0) continue;
-    const std::string text = "rescfg: " + name + ": the file was cut short or could not be read while it was read\n";
+    const std::string text =
+        "rescfg: error: " + name + ": unreadable: the file was cut short or could not be read while it was read\n";
     const size_t length = std::min(text.size(), sizeof g.message);
     std::memcpy(g.message, text.data(), length);
     g.length = length;
