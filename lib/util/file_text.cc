@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <utility>
@@ -106,11 +107,21 @@ std::optional<FileText> FileText::Map(int fd, size_t size, const std::string& na
   // then the file over their start. It is populated read-only (a writable
   // private mapping would be populated by copying every page) and made
   // writable afterwards: only a page written to is copied.
-  void* base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (base == MAP_FAILED) {
+  // At a 2 MB boundary: where the page cache holds the file in 2 MB folios,
+  // each is then mapped whole (one entry of the page table, not 512; on a
+  // virtual machine whose host shadows the page tables, the first read of
+  // a 4 KB page costs the host's fault, here 0.2-0.3 s for 371 MB).
+  constexpr size_t kHugePage = size_t{2} << 20;
+  void* reserved = ::mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (reserved == MAP_FAILED) {
     *error = std::strerror(errno);
     return std::nullopt;
   }
+  char* const first = static_cast<char*>(reserved);
+  char* const aligned = first + (kHugePage - reinterpret_cast<uintptr_t>(first) % kHugePage) % kHugePage;
+  if (aligned != first) ::munmap(first, static_cast<size_t>(aligned - first));
+  if (first + kHugePage != aligned) ::munmap(aligned + bytes, static_cast<size_t>(first + kHugePage - aligned));
+  void* base = aligned;
   FileText text;
   text.map_ = base;
   text.map_bytes_ = bytes;
