@@ -4,6 +4,9 @@
 
 #include "clearml/json_scan.h"
 
+#include "jobs/json_lines.h"
+#include "jobs/json_values.h"
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -11,6 +14,8 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace rescfg::clearml {
 namespace {
@@ -30,8 +35,15 @@ void ExpectAlike(std::string_view text, size_t min_end = 0) {
     for (size_t at = 0; at < end; ++at) {
       if (owned[at] != '{' && owned[at] != '[') continue;
       const BracketsEnd slow = BracketsEndScalar(base + at, base + end);
-      const BracketsEnd fast = BracketsEndFast(base + at, base + end);
+      bool line_breaks = false;
+      const BracketsEnd fast = BracketsEndFast(base + at, base + end, &line_breaks);
       ASSERT_EQ(Describe(fast, base), Describe(slow, base)) << "from " << at << " to " << end << " in: " << owned;
+      // Never told "no line breaks" over an extent that has one.
+      if (slow.outcome == BracketsEnd::kClosed &&
+          std::string_view(base + at, static_cast<size_t>(slow.at - (base + at)) + 1).find_first_of("\r\n") !=
+              std::string_view::npos) {
+        ASSERT_TRUE(line_breaks) << "from " << at << " to " << end << " in: " << owned;
+      }
     }
   }
 }
@@ -73,7 +85,7 @@ TEST(ClearmlJsonScan, EscapesAtEveryPlaceOfABlock) {
 RC_GTEST_PROP(ClearmlJsonScan, FastAsScalarOnRandomText, ()) {
   std::mt19937 rng(*rc::gen::arbitrary<uint32_t>());
   auto below = [&](size_t k) { return static_cast<size_t>(rng() % k); };
-  const std::string alphabet = "\"\\{}[]a ,:\n0";
+  const std::string alphabet = "\"\\{}[]a ,:\n0\r";
   std::string text;
   if (below(2) == 0) {
     const size_t n = 1 + below(200);
@@ -115,6 +127,75 @@ RC_GTEST_PROP(ClearmlJsonScan, FastAsScalarOnRandomText, ()) {
     text += "\"tail\"";
   }
   ExpectAlike(text, text.size() > 60 ? text.size() - 40 : 0);
+}
+
+TEST(ClearmlJsonScan, ToldOfLineBreaksAtEveryPlaceOfABlock) {
+  for (const char* line_break : {"\n", "\r", "\r\n"}) {
+    for (size_t run = 0; run < 140; ++run) {
+      std::string text = "[{\"k\": \"" + std::string(run, 'x') + "\"}," + line_break + "{}]";
+      ExpectAlike(text);
+      text = "{\"k\": [" + std::string(run, '1') + line_break + "]}";
+      ExpectAlike(text);
+    }
+  }
+}
+
+/// The scanner's place (line, column) at each value of a document, taking
+/// the values in turn as the task reader does.
+std::vector<std::pair<int, int>> Places(std::string_view text) {
+  std::vector<std::pair<int, int>> places;
+  JsonScanner scan(text);
+  scan.SkipSpace();
+  if (!scan.Consume('[')) return places;
+  for (;;) {
+    scan.SkipSpace();
+    places.emplace_back(scan.Here().line, scan.Here().column);
+    std::string_view value;
+    if (!scan.SkipValue(&value)) {
+      places.emplace_back(-scan.Here().line, -scan.Here().column);  // where it failed
+      return places;
+    }
+    scan.SkipSpace();
+    if (!scan.Consume(',')) break;
+  }
+  places.emplace_back(scan.Here().line, scan.Here().column);
+  return places;
+}
+
+/// A carriage return not followed by a line feed ends a line as a line
+/// feed does: a document with such line endings is placed exactly as the
+/// same document with them made line feeds (what JSON Lines get).
+RC_GTEST_PROP(ClearmlJsonScan, LoneCarriageReturnsCountAsLineFeeds, ()) {
+  std::mt19937 rng(*rc::gen::arbitrary<uint32_t>());
+  auto below = [&](size_t k) { return static_cast<size_t>(rng() % k); };
+  const char* const breaks[] = {"\n", "\r", "\r\n", " ", "\r\r", "\n\r"};
+  auto blank = [&] { return std::string(breaks[below(6)]); };
+  std::string text = "[" + blank();
+  const size_t values = below(12);
+  for (size_t i = 0; i < values; ++i) {
+    if (i > 0) text += blank() + "," + blank();
+    switch (below(4)) {
+      case 0: text += "{\"a\":" + blank() + "[1," + blank() + "2]," + blank() + "\"b\": {}}"; break;
+      case 1: text += "\"" + std::string(below(70), 'x') + "\""; break;
+      case 2: text += "{\"s\": \"" + std::string(below(90), 'y') + "\"" + blank() + "}"; break;
+      default: text += below(8) == 0 ? "{\"open\": [" + blank() : "123";  // now and then, never closed
+    }
+  }
+  text += blank() + "]" + blank();
+  std::string converted = text;
+  json::LoneCarriageReturnsToNewlines(&converted);
+  RC_ASSERT(Places(text) == Places(converted));
+}
+
+TEST(ClearmlJsonScan, PlacesAfterEachKindOfLineEnding) {
+  const std::string text = "[1,\r2,\r\n3,\n\r4,\r\r5, {\"a\":\r[\r]},\r\n6]";
+  const std::vector<std::pair<int, int>> expected = {{1, 2}, {2, 1}, {3, 1}, {5, 1}, {7, 1}, {7, 4}, {10, 1}, {10, 2}};
+  EXPECT_EQ(Places(text), expected);
+  EXPECT_EQ(json::MarkAt(text, text.data() + text.find('6')).line, 10);
+  EXPECT_EQ(json::MarkAt("a\rb\r\nc\nd", nullptr).line, 1);
+  const std::string_view mixed = "a\rb\r\nc\nd\r";
+  EXPECT_EQ(json::MarkAt(mixed, mixed.data() + 7).line, 4);
+  EXPECT_EQ(json::MarkAt(mixed, mixed.data() + 9).line, 5);  // a carriage return ending the text ends a line
 }
 
 }  // namespace

@@ -21,6 +21,20 @@ const char* StringEndScalar(const char* p, const char* end) {
   return nullptr;
 }
 
+/// The first line feed or carriage return in [p, end), or `end`.
+const char* FindLineBreak(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+  for (; end - p >= 16; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const int hits = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
+    if (hits != 0) return p + __builtin_ctz(static_cast<unsigned>(hits));
+  }
+#endif
+  while (p < end && *p != '\n' && *p != '\r') ++p;
+  return p;
+}
+
 }  // namespace
 
 BracketsEnd BracketsEndScalar(const char* start, const char* end) {
@@ -73,8 +87,18 @@ inline uint64_t PrefixXor(uint64_t x) {
 
 }  // namespace
 
-BracketsEnd BracketsEndFast(const char* start, const char* end) {
+BracketsEnd BracketsEndFast(const char* start, const char* end, bool* line_breaks) {
   std::string closers(1, *start == '{' ? '}' : ']');
+  // Every line feed and carriage return of the blocks read, for `line_breaks`.
+  const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+  __m128i breaks = _mm_setzero_si128();
+  struct Tell {  // sets `*line_breaks` however the search ends
+    bool* out;
+    const __m128i& seen;
+    ~Tell() {
+      if (out != nullptr) *out = _mm_movemask_epi8(_mm_cmpeq_epi8(seen, _mm_setzero_si128())) != 0xFFFF;
+    }
+  } tell{line_breaks, breaks};
   bool in_string = false;
   const char* string_start = nullptr;  // the opening quote of the string the scan is in
   uint64_t skip = 0;                   // an escape's byte that opens the next block
@@ -110,6 +134,7 @@ BracketsEnd BracketsEndFast(const char* start, const char* end) {
     for (int k = 0; k < 4; ++k) {
       v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * k));
       folded[k] = _mm_or_si128(v[k], case_bit);  // '[' and ']' as '{' and '}'
+      breaks = _mm_or_si128(breaks, _mm_or_si128(_mm_cmpeq_epi8(v[k], lf), _mm_cmpeq_epi8(v[k], cr)));
     }
     const uint64_t quotes = Matches(v, quote) & ~skip, escapes = Matches(v, backslash) & ~skip;
     uint64_t brackets = 0;
@@ -160,19 +185,17 @@ BracketsEnd BracketsEndFast(const char* start, const char* end) {
 
 #else
 
-BracketsEnd BracketsEndFast(const char* start, const char* end) { return BracketsEndScalar(start, end); }
+BracketsEnd BracketsEndFast(const char* start, const char* end, bool* line_breaks) {
+  if (line_breaks != nullptr) *line_breaks = true;
+  return BracketsEndScalar(start, end);
+}
 
 #endif
 
 void JsonScanner::SkipSpace() {
   while (p_ < end_) {
     const char c = *p_;
-    if (c == '\n') {
-      ++line_;
-      line_start_ = p_ + 1;
-    } else if (c != ' ' && c != '\t' && c != '\r') {
-      return;
-    }
+    if (!LineEndsAt(p_) && c != ' ' && c != '\t' && c != '\r') return;
     ++p_;
   }
 }
@@ -185,9 +208,10 @@ bool JsonScanner::Consume(char c) {
 
 void JsonScanner::MoveTo(const char* to) {
   if (to <= p_) return;
-  for (const char* nl = p_; (nl = static_cast<const char*>(std::memchr(nl, '\n', to - nl))) != nullptr; ++nl) {
-    ++line_;
-    line_start_ = nl + 1;
+  for (const char* p = p_; p < to; ++p) {
+    p = FindLineBreak(p, to);
+    if (p == to) break;
+    LineEndsAt(p);
   }
   p_ = to;
 }
@@ -245,10 +269,15 @@ bool JsonScanner::SkipValue(std::string_view* value) {
     return true;
   }
   if (c == '{' || c == '[') {
-    const BracketsEnd found = BracketsEndFast(p_, end_);
+    bool line_breaks = true;
+    const BracketsEnd found = BracketsEndFast(p_, end_, &line_breaks);
     switch (found.outcome) {
       case BracketsEnd::kClosed:
-        MoveTo(found.at + 1);
+        if (line_breaks) {
+          MoveTo(found.at + 1);
+        } else {
+          p_ = found.at + 1;  // a line of its own (a server's answer is one line)
+        }
         *value = std::string_view(start, static_cast<size_t>(p_ - start));
         return true;
       case BracketsEnd::kStringNotClosed: return Fail(found.at, "a string is not closed");

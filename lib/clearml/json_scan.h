@@ -32,15 +32,19 @@ struct BracketsEnd {
 BracketsEnd BracketsEndScalar(const char* start, const char* end);
 /// The same, 16 bytes at a time where SSE2 is (x86-64): ordinary bytes are
 /// passed over a block at a time, the quotes, backslashes and brackets of a
-/// block taken in order from one mask.
-BracketsEnd BracketsEndFast(const char* start, const char* end);
+/// block taken in order from one mask. With `line_breaks`, it is also told
+/// whether a line feed or carriage return may lie in the extent (never false
+/// when one does), so that the scanner counts lines only where there are some.
+BracketsEnd BracketsEndFast(const char* start, const char* end, bool* line_breaks = nullptr);
 
 class JsonScanner {
  public:
   explicit JsonScanner(std::string_view text) : p_(text.data()), end_(text.data() + text.size()),
                                                 line_start_(text.data()) {}
 
-  /// Skips blanks (space, tab, CR, LF), counting lines.
+  /// Skips blanks (space, tab, CR, LF), counting lines: a line feed, or a
+  /// carriage return not followed by one, ends a line (CR-only files count
+  /// their lines as LF files do, without being rewritten).
   void SkipSpace();
   bool AtEnd() const { return p_ == end_; }
   /// The byte at the position; '\0' at the end.
@@ -70,6 +74,14 @@ class JsonScanner {
   bool Fail(const char* at, std::string message);
   /// Moves forward to `to`, counting the lines passed.
   void MoveTo(const char* to);
+  /// Counts a line ending at `p` (a line feed, or a carriage return not
+  /// followed by one); false when the byte ends no line.
+  bool LineEndsAt(const char* p) {
+    if (*p != '\n' && (*p != '\r' || (p + 1 < end_ && p[1] == '\n'))) return false;
+    ++line_;
+    line_start_ = p + 1;
+    return true;
+  }
 
   const char* p_;
   const char* end_;

@@ -311,6 +311,22 @@ bool LooksLikeResponse(std::string_view text) {
   }
 }
 
+/// What a snapshot's text is (after its byte order mark).
+enum class Form { kEmpty, kDocument, kLines, kOther };
+
+Form FormOf(std::string_view text) {
+  JsonScanner scan(text);
+  scan.SkipSpace();
+  if (scan.AtEnd()) return Form::kEmpty;
+  const char first = scan.Peek();
+  if (first == '[' || (first == '{' && LooksLikeResponse(text))) return Form::kDocument;
+  return first == '{' ? Form::kLines : Form::kOther;
+}
+
+std::string_view WithoutByteOrderMark(std::string_view text) {
+  return text.substr(0, 3) == "\xEF\xBB\xBF" ? text.substr(3) : text;
+}
+
 }  // namespace
 
 void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Companions& companions, LoadedJobs* out) {
@@ -319,13 +335,11 @@ void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Comp
 
 void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const CompanionsReady& ready, LoadedJobs* out,
                       const Config* resolve_against) {
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
+  text = WithoutByteOrderMark(text);
   const size_t entries_before = out->entries.size();
-  JsonScanner scan(text);
-  scan.SkipSpace();
-  if (scan.AtEnd()) return;  // no tasks
-  const char first = scan.Peek();
-  if (first == '[' || (first == '{' && LooksLikeResponse(text))) {
+  const Form form = FormOf(text);
+  if (form == Form::kEmpty) return;  // no tasks
+  if (form == Form::kDocument) {
     DocumentReader reader(text, query, ready, out, resolve_against);
     if (!reader.Read()) {
       out->entries.resize(entries_before);
@@ -333,7 +347,7 @@ void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Comp
       out->unusable = true;
       return;
     }
-  } else if (first == '{') {
+  } else if (form == Form::kLines) {
     const Lookups lookups(ready(), out);
     auto make_reader = [&](TextArena* arena) { return TaskParser(query, lookups, arena); };
     if (resolve_against == nullptr) {
@@ -343,6 +357,8 @@ void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Comp
           json::ResolveEntryLines(text, out, make_reader, [](auto&, auto*) {}, *resolve_against));
     }
   } else {
+    JsonScanner scan(text);
+    scan.SkipSpace();
     out->unusable = true;
     out->findings.push_back({"bad-shape", Severity::kError, out->file, scan.Here(), "",
                              "not a ClearML task snapshot: expected a tasks.get_all response, a JSON array of tasks "
@@ -389,7 +405,12 @@ LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& 
     result.findings.push_back(std::move(failure));
     return result;
   }
-  json::LoneCarriageReturnsToNewlines(text->data(), text->size());  // CR-only line endings are line endings
+  // CR-only line endings are line endings: JSON Lines are split at them; a
+  // document counts them as lines where it names a place, and is not
+  // rewritten (a pass over the whole file before its scan).
+  if (FormOf(WithoutByteOrderMark(text->view())) == Form::kLines) {
+    json::LoneCarriageReturnsToNewlines(text->data(), text->size());
+  }
   result = LoadTasks(std::move(*text), DisplayName(path), ready, param_paths, resolve_against);
   const size_t tasks = result.resolved ? result.resolved->outcomes.size() : result.entries.size();
   if (tasks > CurrentLimits().jobs_entries) {

@@ -260,7 +260,8 @@ Mark MarkAt(std::string_view text, const char* at) {
   int line = 1;
   size_t line_start = 0;
   for (size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
+    // A line feed, or a carriage return not followed by one, ends a line.
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) {
       ++line;
       line_start = i + 1;
     }

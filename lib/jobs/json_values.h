@@ -90,7 +90,8 @@ struct ParseSpan {
 };
 ParseSpan PaddedSpan(std::string_view text, const char* limit, std::string* copy);
 
-/// Lines (1-based) and columns of positions in a text, for messages.
+/// Lines (1-based) and columns of positions in a text, for messages: a line
+/// feed, or a carriage return not followed by one, ends a line.
 Mark MarkAt(std::string_view text, const char* at);
 
 }  // namespace rescfg::json

@@ -68,5 +68,40 @@ tr '\n' '\r' <jobs.jsonl | cmp -s - cr.jsonl || fail "cr.jsonl changed on disk (
 same "ClearML snapshot" tasks.json schedule -c "$EXAMPLE" --jobs-format clearml --clearml-queues queues.json \
   --format jsonl
 grep -q '"status": "pending"' file.out || fail "no task of the snapshot is pending"
+cp file.out clearml-lf.out
+
+# CR-only line endings in a snapshot: the same decisions, a syntax error
+# named at the same line and column, and the file never rewritten (the
+# document is not converted: its lines are counted as they are read).
+tr '\n' '\r' <tasks.json >cr-tasks.json
+sha=$(sha256sum cr-tasks.json)
+same "ClearML snapshot with CR-only line endings" cr-tasks.json schedule -c "$EXAMPLE" --jobs-format clearml \
+  --clearml-queues queues.json --format jsonl
+cmp -s file.out clearml-lf.out || fail "a snapshot with CR-only line endings decides otherwise"
+[ "$(sha256sum cr-tasks.json)" = "$sha" ] || fail "cr-tasks.json changed on disk"
+# The 5000th task's status is not a string: the document is unusable, and says where.
+awk 'NR == 5001 { sub(/"status": "queued"/, "\"status\": queued") } { print }' tasks.json >bad-lf.json
+tr '\n' '\r' <bad-lf.json >bad-cr.json
+for ending in lf cr; do
+  "$RESCFG" schedule -c "$EXAMPLE" --jobs "bad-$ending.json" --jobs-format clearml --clearml-queues queues.json \
+    --format jsonl -o /dev/null 2>"bad-$ending.err"
+  echo "exit $?" >>"bad-$ending.err"
+  sed -i "s|bad-$ending.json|FILE|g" "bad-$ending.err"
+done
+contains bad-lf.err "FILE:5001:"
+contains bad-lf.err "exit 2"
+cmp -s bad-lf.err bad-cr.err || { fail "a syntax error is placed otherwise with CR-only line endings"; diff bad-lf.err bad-cr.err | head -5 >&2; }
+# JSON Lines of tasks are still split at lone carriage returns.
+python3 -c '
+import json
+lines = [json.dumps(t) for t in json.load(open("tasks.json"))["data"]["tasks"]]
+open("tasks.jsonl", "w").write("\n".join(lines) + "\n")'
+tr '\n' '\r' <tasks.jsonl >cr-tasks.jsonl
+same "ClearML JSON Lines" tasks.jsonl schedule -c "$EXAMPLE" --jobs-format clearml --clearml-queues queues.json \
+  --format jsonl
+cp file.out clearml-lines.out
+same "ClearML JSON Lines with CR-only line endings" cr-tasks.jsonl schedule -c "$EXAMPLE" --jobs-format clearml \
+  --clearml-queues queues.json --format jsonl
+cmp -s file.out clearml-lines.out || fail "JSON Lines of tasks with CR-only line endings decide otherwise"
 
 exit $((failures > 0))
