@@ -1,5 +1,7 @@
 #include "clearml/snapshot.h"
 
+#include <atomic>
+
 #include "clearml/tasks.h"
 #include "jobs/job_directory.h"
 #include "jobs/near_misses.h"
@@ -13,17 +15,22 @@ Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::
                              const std::vector<const Config*>& match_against) {
   Snapshot snapshot;
   // The queues file, the biggest companion, is read on a thread of its own
-  // while this one reads the tasks file and finds its tasks, then the
-  // workers file; the tasks' parse waits for both, and the queues' listings
-  // are indexed on both threads meanwhile.
+  // while this one reads the tasks file and finds its tasks; the workers
+  // file by whichever of the two is done first. The tasks' parse waits for
+  // both, and the queues' listings are indexed on both threads meanwhile.
+  std::atomic<bool> workers_taken{false};
+  auto read_workers = [&] {
+    if (!workers_taken.exchange(true) && !files.workers.empty()) snapshot.workers = ReadWorkersFile(files.workers);
+  };
   JoinedThread reader([&] {
     if (!files.queues.empty()) snapshot.queues = ReadQueuesFile(files.queues, false);
+    read_workers();
   });
   bool companions_read = false;
   auto read_companions = [&] {
     if (companions_read) return;
     companions_read = true;
-    if (!files.workers.empty()) snapshot.workers = ReadWorkersFile(files.workers);
+    read_workers();
     reader.Join();
     snapshot.queues.IndexListings();
   };
