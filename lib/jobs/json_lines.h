@@ -160,6 +160,31 @@ inline std::string_view WithoutByteOrderMark(std::string_view text) {
   return text;
 }
 
+/// How a text (after its byte order mark) is read: whole (`middle` null,
+/// `first_lines` its lines) or in two parts, [start, middle) and [middle,
+/// end), with `first_lines` newlines and `rest_lines` lines; a part's lines
+/// bound its entries.
+struct LineParts {
+  const char* middle = nullptr;
+  size_t first_lines = 0;
+  size_t rest_lines = 0;
+};
+
+/// The LineParts of a text whose line endings are line feeds.
+inline LineParts PartsOf(std::string_view text) {
+  const char* const middle = SecondHalf(text);
+  if (middle == nullptr) return {nullptr, CountLines(text), 0};
+  const auto first = static_cast<size_t>(middle - text.data());
+  return {middle, CountLines(text.substr(0, first)) - 1, CountLines(text.substr(first))};
+}
+
+/// Makes a JSON Lines text ready to read: turns its lone carriage returns
+/// into line feeds (LoneCarriageReturnsToNewlines) and finds its LineParts,
+/// in one pass, on two threads when it is read in two parts. The same text
+/// and parts as the two steps one after the other; the first pass over a
+/// large file is the one that pays for its fresh pages, so both cores share it.
+LineParts PrepareLines(char* data, size_t size);
+
 /// Appends one entry per non-blank line of `text` to `out->entries`, read
 /// by readers made by `make_reader(TextArena*)`. Lines are independent, so
 /// text of 8 MB or more is read as two halves on two threads, each with its
@@ -167,27 +192,27 @@ inline std::string_view WithoutByteOrderMark(std::string_view text) {
 /// then sees the readers (`second` null when there was one), for what they
 /// gathered over all lines.
 template <typename MakeReader, typename Done>
-void ReadEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_reader, Done done) {
+void ReadEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_reader, Done done,
+                    const LineParts* parts = nullptr) {
   text = WithoutByteOrderMark(text);
   const char* const end = text.data() + text.size();
   const size_t base = out->entries.size();
   TextArena& arena = JobsArena(out);
-  const char* const middle = SecondHalf(text);
+  const LineParts lines = parts != nullptr ? *parts : PartsOf(text);
+  const char* const middle = lines.middle;
   using Reader = decltype(make_reader(&arena));
   Reader reader = make_reader(&arena);
   if (middle == nullptr) {
-    ResizePrefaulted(&out->entries, base + CountLines(text));
+    ResizePrefaulted(&out->entries, base + lines.first_lines);
     const size_t filled = ReadLineRange(text.data(), end, end, 1, base, reader, out->entries.data() + base);
     out->entries.resize(base + filled);
     done(reader, static_cast<Reader*>(nullptr));
     return;
   }
-  const std::string_view first(text.data(), static_cast<size_t>(middle - text.data()));
-  const std::string_view rest(middle, static_cast<size_t>(end - middle));
-  const int first_lines = static_cast<int>(CountLines(first) - 1);  // `first` ends with a newline
+  const int first_lines = static_cast<int>(lines.first_lines);  // the first part ends with a newline
   std::optional<Reader> second_reader;
   InTwoHalves(
-      out, static_cast<size_t>(first_lines), CountLines(rest),
+      out, static_cast<size_t>(first_lines), lines.rest_lines,
       [&](JobEntry* slots) { return ReadLineRange(text.data(), middle, end, 1, base, reader, slots); },
       [&](TextArena* second_arena, JobEntry* slots, size_t first_number) {
         second_reader.emplace(make_reader(second_arena));
@@ -203,25 +228,24 @@ void ReadEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_read
 /// there may be in all and where the second half's slots begin.
 template <typename MakeReader, typename Done, typename Plan, typename Resolve>
 void ReadAndResolveEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_reader, Done done, Plan plan,
-                              Resolve resolve) {
+                              Resolve resolve, const LineParts* parts = nullptr) {
   text = WithoutByteOrderMark(text);
   const char* const end = text.data() + text.size();
   TextArena& arena = JobsArena(out);
-  const char* const middle = SecondHalf(text);
+  const LineParts lines = parts != nullptr ? *parts : PartsOf(text);
+  const char* const middle = lines.middle;
   using Reader = decltype(make_reader(&arena));
   Reader reader = make_reader(&arena);
   auto first_take = [&](const JobEntry* entries, size_t count) { resolve(size_t(0), entries, count); };
   if (middle == nullptr) {
-    const size_t room = CountLines(text);
+    const size_t room = lines.first_lines;
     plan(room, room);
     ReadLineBatches(text.data(), end, end, 1, 0, reader, first_take);
     done(reader, static_cast<Reader*>(nullptr));
     return;
   }
-  const std::string_view first(text.data(), static_cast<size_t>(middle - text.data()));
-  const std::string_view rest(middle, static_cast<size_t>(end - middle));
-  const size_t first_lines = CountLines(first) - 1;  // `first` ends with a newline
-  plan(first_lines + CountLines(rest), first_lines);
+  const size_t first_lines = lines.first_lines;  // the first part ends with a newline
+  plan(first_lines + lines.rest_lines, first_lines);
   TextArena second_arena;
   std::optional<Reader> second_reader;
   JoinedThread worker([&] {
@@ -240,7 +264,7 @@ void ReadAndResolveEntryLines(std::string_view text, LoadedJobs* out, MakeReader
 /// second time knowing which (the first reading's findings dropped).
 template <typename MakeReader, typename Done>
 ResolvedJobs ResolveEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_reader, Done done,
-                               const Config& config) {
+                               const Config& config, const LineParts* parts = nullptr) {
   const size_t findings = out->findings.size();
   std::vector<bool> repeated;
   for (;;) {
@@ -248,7 +272,8 @@ ResolvedJobs ResolveEntryLines(std::string_view text, LoadedJobs* out, MakeReade
     ReadAndResolveEntryLines(
         text, out, make_reader, done,
         [&](size_t room, size_t second_from) { resolution.emplace(config, room, second_from, repeated); },
-        [&](size_t half, const JobEntry* entries, size_t count) { resolution->Resolve(half, entries, count); });
+        [&](size_t half, const JobEntry* entries, size_t count) { resolution->Resolve(half, entries, count); },
+        parts);
     std::vector<bool> found;
     if (auto resolved = std::move(*resolution).Finish(&found)) return std::move(*resolved);
     repeated = std::move(found);

@@ -166,14 +166,15 @@ auto WarnTypos(LoadedJobs* out) {
 
 }  // namespace
 
-void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out) {
-  json::ReadEntryLines(text, out, [&](TextArena* arena) { return JsonLinesReader(query, arena); }, WarnTypos(out));
+void ReadJsonLinesJobs(std::string_view text, const ParamQuery& query, LoadedJobs* out, const json::LineParts* parts) {
+  json::ReadEntryLines(
+      text, out, [&](TextArena* arena) { return JsonLinesReader(query, arena); }, WarnTypos(out), parts);
 }
 
 ResolvedJobs ReadAndResolveJsonLines(std::string_view text, const ParamQuery& query, const Config& config,
-                                     LoadedJobs* out) {
+                                     LoadedJobs* out, const json::LineParts* parts) {
   return json::ResolveEntryLines(
-      text, out, [&](TextArena* arena) { return JsonLinesReader(query, arena); }, WarnTypos(out), config);
+      text, out, [&](TextArena* arena) { return JsonLinesReader(query, arena); }, WarnTypos(out), config, parts);
 }
 
 }  // namespace rescfg
