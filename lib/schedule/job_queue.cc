@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <thread>
 #include <unordered_map>
+
+#include "util/joined_thread.h"
 
 namespace rescfg {
 
@@ -210,6 +213,9 @@ std::vector<uint32_t> QueueOrder(const std::vector<QueuedJob>& queued) {
 
 namespace {
 
+/// Queued jobs from which the queues are made on two threads.
+constexpr size_t kParallelQueueJobs = size_t(1) << 16;
+
 /// Splits the jobs visited by `visit` (each once, any order; `visit(f)`
 /// calls f(job)) into queues, each filled in the order of `in_order`.
 template <typename Visit>
@@ -260,11 +266,29 @@ std::vector<JobQueue> Split(const std::vector<QueuedJob>& queued, Visit visit, c
   std::vector<uint32_t> by_key(keys.size());
   for (uint32_t q = 0; q < by_key.size(); ++q) by_key[q] = q;
   std::sort(by_key.begin(), by_key.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+  // Each queue is made on its own (its need groups or its trees): with many
+  // jobs, the queues holding the second half of them on a thread of their own.
+  auto make = [&](size_t from, size_t to, std::vector<JobQueue>* out) {
+    out->reserve(out->size() + (to - from));
+    for (size_t i = from; i < to; ++i) {
+      const uint32_t q = by_key[i];
+      out->emplace_back(keys[q].first, keys[q].second, strict_fifo[keys[q].second], std::move(jobs[q]), queued);
+    }
+  };
+  size_t total = 0, split = 0;
+  for (uint32_t size : sizes) total += size;
+  for (size_t half = 0; split < by_key.size() && half < total / 2; ++split) half += sizes[by_key[split]];
   std::vector<JobQueue> queues;
-  queues.reserve(keys.size());
-  for (uint32_t q : by_key) {
-    queues.emplace_back(keys[q].first, keys[q].second, strict_fifo[keys[q].second], std::move(jobs[q]), queued);
+  if (total < kParallelQueueJobs || split == by_key.size() || std::thread::hardware_concurrency() < 2) {
+    make(0, by_key.size(), &queues);
+    return queues;
   }
+  std::vector<JobQueue> second;
+  JoinedThread worker([&] { make(split, by_key.size(), &second); });
+  queues.reserve(by_key.size());
+  make(0, split, &queues);
+  worker.Join();
+  for (JobQueue& queue : second) queues.push_back(std::move(queue));
   return queues;
 }
 

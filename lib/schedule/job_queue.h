@@ -68,6 +68,17 @@ class JobQueue {
 
   /// Undecided jobs in queue order (for pending reasons at the end).
   std::vector<uint32_t> Undecided() const;
+  /// The undecided jobs of a queue that is not StrictFIFO, one need at a
+  /// time in order of need (as Undecided lists them): `visit(need, jobs,
+  /// count)` for each need some wait with. Their need is known without
+  /// reading each job.
+  template <typename Visit>
+  void ForEachUndecidedNeed(Visit visit) const {
+    for (uint32_t index : by_need_) {
+      const NeedGroup& g = groups_[index];
+      if (g.next < g.jobs.size()) visit(g.need, g.jobs.data() + g.next, g.jobs.size() - g.next);
+    }
+  }
 
  private:
   struct NeedGroup {
