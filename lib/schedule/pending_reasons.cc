@@ -132,35 +132,32 @@ void ExplainPending(const ScheduleContext& ctx, const PassState& state, Reservat
     pending.push_back(enabled ? explain.Unschedulable(queued[job], job) : explain.Disabled(job));
   }
   for (const JobQueue& queue : queues) {
-    // A StrictFIFO queue's undecided jobs come in queue order, as its head
-    // must; for the other queues the order of judging does not matter.
+    if (enabled && !queue.strict_fifo()) {
+      // Jobs of equal need wait for the same reason: judged once a need, in
+      // order of need (each job's need is its group's, not read again).
+      queue.ForEachUndecidedNeed([&](Quantity, const uint32_t* jobs, size_t count) {
+        PendingJob last = explain.Waiting(queued[jobs[0]], jobs[0]);
+        for (size_t i = 0; i < count; ++i) {
+          last.job = jobs[i];
+          pending.push_back(last);
+        }
+      });
+      continue;
+    }
+    // A StrictFIFO queue's undecided jobs come in queue order, as its head must.
     std::vector<uint32_t> waiting = queue.Undecided();
     if (waiting.empty()) continue;
     if (!enabled) {
       for (uint32_t job : waiting) pending.push_back(explain.Disabled(job));
       continue;
     }
-    if (queue.strict_fifo()) {
-      pending.push_back(explain.Waiting(queued[waiting[0]], waiting[0]));
-      if (waiting.size() == 1) continue;
-      // Everyone behind the head shares one message.
-      PendingJob blocked = explain.FifoBlocked(waiting[0], waiting[0], queue);
-      for (size_t i = 1; i < waiting.size(); ++i) {
-        blocked.job = waiting[i];
-        pending.push_back(blocked);
-      }
-      continue;
-    }
-    // Jobs of equal need wait for the same reason (they come grouped by need).
-    std::optional<Quantity> need;
-    PendingJob last;
-    for (uint32_t job : waiting) {
-      if (!need || *need != queued[job].need) {
-        last = explain.Waiting(queued[job], job);
-        need = queued[job].need;
-      }
-      last.job = job;
-      pending.push_back(last);
+    pending.push_back(explain.Waiting(queued[waiting[0]], waiting[0]));
+    if (waiting.size() == 1) continue;
+    // Everyone behind the head shares one message.
+    PendingJob blocked = explain.FifoBlocked(waiting[0], waiting[0], queue);
+    for (size_t i = 1; i < waiting.size(); ++i) {
+      blocked.job = waiting[i];
+      pending.push_back(blocked);
     }
   }
   // Into queue order by rank, without comparisons.
