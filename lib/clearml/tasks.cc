@@ -323,10 +323,6 @@ Form FormOf(std::string_view text) {
   return first == '{' ? Form::kLines : Form::kOther;
 }
 
-std::string_view WithoutByteOrderMark(std::string_view text) {
-  return text.substr(0, 3) == "\xEF\xBB\xBF" ? text.substr(3) : text;
-}
-
 }  // namespace
 
 void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Companions& companions, LoadedJobs* out) {
@@ -335,7 +331,7 @@ void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Comp
 
 void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const CompanionsReady& ready, LoadedJobs* out,
                       const Config* resolve_against) {
-  text = WithoutByteOrderMark(text);
+  text = json::WithoutByteOrderMark(text);
   const size_t entries_before = out->entries.size();
   const Form form = FormOf(text);
   if (form == Form::kEmpty) return;  // no tasks
@@ -408,7 +404,7 @@ LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& 
   // CR-only line endings are line endings: JSON Lines are split at them; a
   // document counts them as lines where it names a place, and is not
   // rewritten (a pass over the whole file before its scan).
-  if (FormOf(WithoutByteOrderMark(text->view())) == Form::kLines) {
+  if (FormOf(json::WithoutByteOrderMark(text->view())) == Form::kLines) {
     json::LoneCarriageReturnsToNewlines(text->data(), text->size());
   }
   result = LoadTasks(std::move(*text), DisplayName(path), ready, param_paths, resolve_against);
