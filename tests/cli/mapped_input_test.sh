@@ -91,6 +91,19 @@ done
 contains bad-lf.err "FILE:5001:"
 contains bad-lf.err "exit 2"
 cmp -s bad-lf.err bad-cr.err || { fail "a syntax error is placed otherwise with CR-only line endings"; diff bad-lf.err bad-cr.err | head -5 >&2; }
+# A queues file with CR-only line endings names the line of its error as
+# the same file with line feeds does (it is never rewritten either).
+printf '{"meta": {"result_code": 200},\n "data": {"queues": [\n  {"id": "q-dev", "name": "dev-4gpu", "entries": [}\n]}}\n' >bad-queues-lf.json
+tr '\n' '\r' <bad-queues-lf.json >bad-queues-cr.json
+for ending in lf cr; do
+  "$RESCFG" schedule -c "$EXAMPLE" --jobs tasks.json --jobs-format clearml --clearml-queues "bad-queues-$ending.json" \
+    --format jsonl -o /dev/null 2>"bad-queues-$ending.err"
+  echo "exit $?" >>"bad-queues-$ending.err"
+  sed -i "s|bad-queues-$ending.json|FILE|g" "bad-queues-$ending.err"
+done
+contains bad-queues-lf.err "FILE:3:"
+cmp -s bad-queues-lf.err bad-queues-cr.err ||
+  { fail "a queues file's error is placed otherwise with CR-only line endings"; diff bad-queues-lf.err bad-queues-cr.err | head -5 >&2; }
 # JSON Lines of tasks are still split at lone carriage returns.
 python3 -c '
 import json
