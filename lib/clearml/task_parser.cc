@@ -1,5 +1,6 @@
 #include "clearml/task_parser.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "jobs/job_fields.h"
@@ -29,7 +30,55 @@ TaskKey TaskKeyOf(std::string_view key) {
   return TaskKey::kOther;
 }
 
+/// The ID a task's text starts with: `{"id": "..."` (blanks allowed between
+/// the tokens), an ID of at most 64 bytes and no escape (its text is then
+/// the ID itself); empty otherwise.
+std::string_view LeadingId(std::string_view text) {
+  size_t i = 0;
+  auto blanks = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
+  };
+  auto next = [&](std::string_view token) {
+    blanks();
+    if (text.substr(i, token.size()) != token) return false;
+    i += token.size();
+    return true;
+  };
+  if (!next("{") || !next("\"id\"") || !next(":") || !next("\"")) return {};
+  constexpr size_t kLongest = 64;
+  const std::string_view rest = text.substr(i, kLongest + 1);
+  const size_t end = rest.find('"');
+  if (end == std::string_view::npos) return {};
+  const std::string_view id = rest.substr(0, end);
+  return id.find('\\') == std::string_view::npos ? id : std::string_view();
+}
+
 }  // namespace
+
+void TaskParser::LookAhead(const std::string_view* texts, size_t count, ListingAhead* out) const {
+  const QueueList* queues = lookups_.queues;
+  constexpr size_t kBatch = 64;
+  uint64_t hashes[kBatch];
+  for (size_t from = 0; from < count; from += kBatch) {
+    const size_t to = std::min(count, from + kBatch);
+    // The IDs (the rest of each text asked for too: it is read next), then
+    // every slot asked for, then read: the misses overlap (asked for as each
+    // ID is read, they wait on the texts' misses).
+    for (size_t i = from; i < to; ++i) {
+      out[i] = {};
+      for (size_t at = 64; at < texts[i].size(); at += 64) __builtin_prefetch(texts[i].data() + at);
+      if (queues == nullptr) continue;
+      out[i].id = LeadingId(texts[i]);
+      if (!out[i].id.empty()) hashes[i - from] = HashText(out[i].id);
+    }
+    for (size_t i = from; i < to; ++i) {
+      if (!out[i].id.empty()) queues->PrefetchListing(hashes[i - from]);
+    }
+    for (size_t i = from; i < to; ++i) {
+      if (!out[i].id.empty()) out[i].listing = queues->ListingOf(out[i].id, hashes[i - from]);
+    }
+  }
+}
 
 error_code TaskParser::Field(TaskKey key, std::string_view name, od::value value, JobEntry* entry) {
   if (key == TaskKey::kOther) return json::Skip(value, 1);
@@ -51,8 +100,9 @@ error_code TaskParser::Field(TaskKey key, std::string_view name, od::value value
     case TaskKey::kId:
       if (string) {
         auto error = String(value, &entry->id);
-        // Its listing is looked up once the task is read: start loading it.
-        if (!error && lookups_.queues) {
+        // Its listing is looked up once the task is read: start loading it
+        // (unless it was looked up ahead).
+        if (!error && lookups_.queues && !(ahead_ != nullptr && *entry->id == ahead_->id)) {
           hashed_id_ = *entry->id;
           id_hash_ = HashText(hashed_id_);
           lookups_.queues->PrefetchListing(id_hash_);
@@ -177,7 +227,8 @@ void TaskParser::Link(JobEntry* e) const {
     // over, or is in flight.
     const std::string_view id = *e->id;
     const bool hashed = id.data() == hashed_id_.data() && id.size() == hashed_id_.size();
-    if (auto listing = queues->ListingOf(id, hashed ? id_hash_ : HashText(id))) {
+    const bool ahead = ahead_ != nullptr && !ahead_->id.empty() && id == ahead_->id;
+    if (auto listing = ahead ? ahead_->listing : queues->ListingOf(id, hashed ? id_hash_ : HashText(id))) {
       e->listed_in = lookups_.queue_names[listing->queue];
       if (e->listed_in == *e->queue) e->queue_rank = listing->position;
     }
@@ -193,8 +244,10 @@ void TaskParser::Link(JobEntry* e) const {
   }
 }
 
-error_code TaskParser::Read(json::ParseSpan span, JobEntry* entry, const char** at, bool* not_object) {
+error_code TaskParser::Read(json::ParseSpan span, JobEntry* entry, const char** at, bool* not_object,
+                            const ListingAhead* ahead) {
   in_place_ = span.in_place;
+  ahead_ = ahead;
   status_ = {};
   status_message_ = {};
   status_seen_ = status_mistyped_ = execution_mistyped_ = false;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,6 +73,13 @@ struct Lookups {
   std::vector<const TaskWorker*> task_workers;  ///< per worker of `workers`
 };
 
+/// A task's listing looked up before the task is read (TaskParser::LookAhead):
+/// that of the ID its text starts with.
+struct ListingAhead {
+  std::string_view id;  ///< the ID at the start of the task's text; empty when it starts otherwise
+  std::optional<Listing> listing;
+};
+
 enum class TaskKey : uint8_t {
   kId, kName, kStatus, kStatusChanged, kExecution, kParamRoot, kStarted, kStatusMessage, kOther
 };
@@ -84,8 +92,16 @@ class TaskParser {
 
   /// Reads one task object into `entry`. A syntax error is returned (with
   /// `*at` where simdjson stopped, when known) and the entry is then to be
-  /// reset; a value that is not an object sets `*not_object`.
-  error_code Read(json::ParseSpan span, JobEntry* entry, const char** at, bool* not_object);
+  /// reset; a value that is not an object sets `*not_object`. `ahead`: what
+  /// LookAhead found for this task, taken when the task reads to that ID.
+  error_code Read(json::ParseSpan span, JobEntry* entry, const char** at, bool* not_object,
+                  const ListingAhead* ahead = nullptr);
+  /// The listings of `count` tasks about to be read, from their texts: those
+  /// that start with their ID (`{"id": "...", ...}`, as a server sends them).
+  /// In a large snapshot each look-up is a cache miss in a table far bigger
+  /// than the caches; one at a time, as each task is read, they wait on
+  /// memory in turn, while a batch of them, looked up together, overlap.
+  void LookAhead(const std::string_view* texts, size_t count, ListingAhead* out) const;
   /// JSON Lines: a malformed line is an invalid entry, as in a jobs file.
   void ReadLine(json::ParseSpan line, JobEntry* entry);
 
@@ -122,6 +138,7 @@ class TaskParser {
   Ref queue_;
   std::string queue_shape_;
   uint32_t seen_ = 0;  ///< TaskKey bits (and one for execution.queue), for keys given twice
+  const ListingAhead* ahead_ = nullptr;  ///< this task's listing, when it was looked up ahead
   std::string_view hashed_id_;  ///< the ID whose hash (HashText) is id_hash_
   uint64_t id_hash_ = 0;
 };

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -215,13 +216,23 @@ bool DocumentReader::ParseTasks() {
   auto parse = [&](size_t from, size_t to, TaskParser& parser, JobEntry* slots, size_t first_number,
                    Failure* failure) -> size_t {
     std::string copy;
+    // The tasks' listings are looked up a batch ahead (TaskParser::LookAhead).
+    constexpr size_t kAhead = 128;
+    std::array<std::string_view, kAhead> texts;
+    std::array<ListingAhead, kAhead> ahead;
     for (size_t i = from; i < to; ++i) {
+      if ((i - from) % kAhead == 0) {
+        const size_t count = std::min(kAhead, to - i);
+        for (size_t k = 0; k < count; ++k) texts[k] = spans_[i + k].text;
+        parser.LookAhead(texts.data(), count, ahead.data());
+      }
       JobEntry& entry = slots[i - from];
       entry.entry = first_number + (i - from) + 1;
       entry.mark = spans_[i].mark;
       bool not_object = false;
       const char* at = nullptr;
-      const error_code error = parser.Read(json::PaddedSpan(spans_[i].text, limit, &copy), &entry, &at, &not_object);
+      const error_code error = parser.Read(json::PaddedSpan(spans_[i].text, limit, &copy), &entry, &at, &not_object,
+                                           &ahead[(i - from) % kAhead]);
       if (error) {
         *failure = {i, error, at};
         return i - from + 1;
