@@ -153,7 +153,8 @@ bool FromSync(const JobsSource& given, JobsSource* source, clearml::Handovers* h
 
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& given, const std::vector<std::string>& param_paths,
                                        clearml::QueueList* queues, const Config* resolve_against,
-                                       const std::vector<const Config*>& match_against) {
+                                       const std::vector<const Config*>& match_against,
+                                       clearml::CompanionsAhead* ahead) {
   JobsSource source;
   clearml::Handovers handovers;
   if (!FromSync(given, &source, &handovers)) return std::nullopt;
@@ -175,7 +176,7 @@ std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& given, const std::vecto
   if (clearml) {
     clearml::Snapshot snapshot =
         clearml::LoadClearmlSnapshot({source.file, source.clearml_queues, source.clearml_workers}, param_paths,
-                                     resolve_against, source.from_sync ? &handovers : nullptr, match_against);
+                                     resolve_against, source.from_sync ? &handovers : nullptr, match_against, ahead);
     LogFindings(snapshot.findings);
     if (snapshot.unusable) return std::nullopt;
     jobs = std::move(snapshot.jobs);
@@ -202,8 +203,18 @@ std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& c
 }
 
 std::optional<LoadedJobs> LoadJobsToSchedule(const JobsSource& source, const Config& config,
-                                             clearml::QueueList* queues) {
-  return LoadJobsFrom(source, DynamicParameterPaths(config), queues, &config);
+                                             clearml::QueueList* queues, clearml::CompanionsAhead* ahead) {
+  return LoadJobsFrom(source, DynamicParameterPaths(config), queues, &config, {}, ahead);
+}
+
+std::unique_ptr<clearml::CompanionsAhead> ReadCompanionsAhead(const JobsSource& source) {
+  const bool companions = !source.clearml_queues.empty() || !source.clearml_workers.empty();
+  if (source.format != "clearml" || source.from_sync || !companions || source.file == "-" ||
+      source.clearml_queues == "-" || source.clearml_workers == "-") {
+    return nullptr;
+  }
+  return std::make_unique<clearml::CompanionsAhead>(
+      clearml::SnapshotFiles{source.file, source.clearml_queues, source.clearml_workers});
 }
 
 }  // namespace rescfg::cmd

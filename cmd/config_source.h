@@ -1,17 +1,15 @@
 #pragma once
 /// Loading what a command works on, with errors logged for the user.
 
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "clearml/snapshot.h"
 #include "commands.h"
 #include "config/model.h"
 #include "jobs/job.h"
 #include "state/state_store.h"
-
-namespace rescfg::clearml {
-class QueueList;
-}
 
 namespace rescfg::cmd {
 
@@ -29,15 +27,23 @@ std::optional<Config> LoadConfigFrom(const ConfigSource& source, std::string* la
 /// --clearml-queues file whatever the jobs format (for --format clearml).
 /// A snapshot none of whose tasks names a queue of `resolve_against` or of
 /// `match_against` is unusable.
+/// `ahead`: the snapshot's companions, when ReadCompanionsAhead started them.
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const std::vector<std::string>& param_paths,
                                        clearml::QueueList* queues = nullptr, const Config* resolve_against = nullptr,
-                                       const std::vector<const Config*>& match_against = {});
+                                       const std::vector<const Config*>& match_against = {},
+                                       clearml::CompanionsAhead* ahead = nullptr);
 std::optional<LoadedJobs> LoadJobsFrom(const JobsSource& source, const Config& config,
                                        clearml::QueueList* queues = nullptr);
 /// As LoadJobsFrom, for BuildSchedule: JSON Lines entries are resolved as
 /// they are read (LoadJobsFile with a configuration).
 std::optional<LoadedJobs> LoadJobsToSchedule(const JobsSource& source, const Config& config,
-                                             clearml::QueueList* queues);
+                                             clearml::QueueList* queues, clearml::CompanionsAhead* ahead = nullptr);
+
+/// Starts reading the --clearml-queues and --clearml-workers files of a
+/// snapshot (clearml::CompanionsAhead), for a command to call before it
+/// loads its configuration; none when the jobs are no snapshot, come from
+/// the last sync, or a file is standard input (read in its turn).
+std::unique_ptr<clearml::CompanionsAhead> ReadCompanionsAhead(const JobsSource& source);
 
 /// Logs findings as "file:line:col: severity[code]: message (hint)".
 void LogFindings(const std::vector<Finding>& findings);

@@ -11,9 +11,10 @@
 namespace rescfg::cmd {
 
 int RunExplain(const ExplainOptions& options) {
+  auto ahead = ReadCompanionsAhead(options.jobs);  // read while the configuration loads
   auto config = LoadConfigFrom(options.config);
   if (!config) return kExitUnusable;
-  auto jobs = LoadJobsToSchedule(options.jobs, *config, nullptr);
+  auto jobs = LoadJobsToSchedule(options.jobs, *config, nullptr, ahead.get());
   if (!jobs) return kExitUnusable;
   std::string error;
   auto explanation =

@@ -20,11 +20,12 @@ namespace rescfg::cmd {
 constexpr size_t kShownWarnings = 10;
 
 int RunSchedule(const ScheduleOptions& options) {
+  auto ahead = ReadCompanionsAhead(options.jobs);  // read while the configuration loads
   auto config = LoadConfigFrom(options.config);
   if (!config) return kExitUnusable;
   const bool requests = options.format == "clearml";
   clearml::QueueList queues;  // --format clearml: the queues' IDs
-  auto jobs = LoadJobsToSchedule(options.jobs, *config, requests ? &queues : nullptr);
+  auto jobs = LoadJobsToSchedule(options.jobs, *config, requests ? &queues : nullptr, ahead.get());
   if (!jobs) return kExitUnusable;
   ScheduleReport report = BuildSchedule(*config, std::move(*jobs), NowMicros(options.jobs.now));
   for (const std::string& warning : RunningWarnings(report, kShownWarnings)) spdlog::warn("{}", warning);

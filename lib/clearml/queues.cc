@@ -29,29 +29,33 @@ std::optional<Listing> QueueList::ListingOf(std::string_view task, uint64_t hash
   return *l;
 }
 
-void QueueList::IndexListings() {
-  if (indexed_) return;
-  indexed_ = true;
-  std::array<size_t, 2> count{};
-  for (const uint64_t hash : hashes_) ++count[Part(hash)];
+void QueueList::IndexPart(size_t part) {
+  if (indexed_ || part_indexed_[part]) return;
+  part_indexed_[part] = true;
+  size_t count = 0;
+  for (const uint64_t hash : hashes_) count += Part(hash) == part;
   // Each table takes its own entries in queue order: an ID always falls in
   // the same one, so its first listing is the one kept.
-  auto index = [&](size_t part) {
-    ListingMap map(count[part]);
-    for (size_t i = 0; i < entries_.size(); ++i) {
-      if (Part(hashes_[i]) == part) map.Add(entries_[i].first, InPart(hashes_[i]), entries_[i].second);
-    }
-    by_task_[part] = std::move(map);
-  };
+  ListingMap map(count);
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (Part(hashes_[i]) == part) map.Add(entries_[i].first, InPart(hashes_[i]), entries_[i].second);
+  }
+  by_task_[part] = std::move(map);
+}
+
+void QueueList::IndexListings() {
+  if (indexed_) return;
   constexpr size_t kThreadEntries = size_t(1) << 16;  // below this, a thread costs more than it saves
-  if (entries_.size() >= kThreadEntries && std::thread::hardware_concurrency() > 1) {
-    JoinedThread second([&] { index(1); });
-    index(0);
+  if (!part_indexed_[0] && !part_indexed_[1] && entries_.size() >= kThreadEntries &&
+      std::thread::hardware_concurrency() > 1) {
+    JoinedThread second([&] { IndexPart(1); });
+    IndexPart(0);
     second.Join();
   } else {
-    index(0);
-    index(1);
+    IndexPart(0);
+    IndexPart(1);
   }
+  indexed_ = true;
   hashes_ = {};
 }
 

@@ -53,6 +53,10 @@ class QueueList {
   /// to leave it for later): two tables, one for each value of the hash's
   /// top bit, each built on a thread of its own when there are many entries.
   void IndexListings();
+  /// The same in parts, for threads that each take a part when free: each
+  /// of IndexPart(0) and IndexPart(1) called once (both at once if need be),
+  /// then IndexListings(), which builds what is left and frees the rest.
+  void IndexPart(size_t part);
 
  private:
   friend QueueList ReadQueuesText(PaddedText text, const std::string& file, bool index);
@@ -67,6 +71,7 @@ class QueueList {
   std::array<ListingMap, 2> by_task_;
   std::vector<std::pair<std::string_view, Listing>> entries_;
   std::vector<uint64_t> hashes_;  ///< HashText of each entry's task ID, until indexed
+  std::array<bool, 2> part_indexed_{};
   bool indexed_ = false;
 };
 

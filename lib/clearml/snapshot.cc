@@ -1,6 +1,7 @@
 #include "clearml/snapshot.h"
 
 #include <atomic>
+#include <optional>
 
 #include "clearml/tasks.h"
 #include "jobs/job_directory.h"
@@ -10,28 +11,66 @@
 
 namespace rescfg::clearml {
 
+CompanionsAhead::CompanionsAhead(const SnapshotFiles& files)
+    : files_(files), reader_([this] {
+        {
+          struct Read {  // however the read ends
+            std::latch& done;
+            ~Read() { done.count_down(); }
+          } read{queues_read_};
+          if (!files_.queues.empty()) queues_ = ReadQueuesFile(files_.queues, false);
+        }
+        Help(&workers_);
+      }) {}
+
+bool CompanionsAhead::Help(WorkerList* workers) {
+  const bool took = !workers_taken_.exchange(true);
+  if (took && !files_.workers.empty()) *workers = ReadWorkersFile(files_.workers);
+  queues_read_.wait();
+  for (size_t part : {size_t(1), size_t(0)}) {
+    if (!part_taken_[part].exchange(true)) queues_.IndexPart(part);
+  }
+  return took;
+}
+
 Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::string>& param_paths,
                              const Config* resolve_against, const Handovers* handovers,
-                             const std::vector<const Config*>& match_against) {
+                             const std::vector<const Config*>& match_against, CompanionsAhead* ahead) {
   Snapshot snapshot;
+  if (ahead != nullptr && (ahead->files_.queues != files.queues || ahead->files_.workers != files.workers)) {
+    ahead = nullptr;  // read for other files
+  }
   // The queues file, the biggest companion, is read on a thread of its own
-  // while this one reads the tasks file and finds its tasks; the workers
-  // file by whichever of the two is done first. The tasks' parse waits for
-  // both, and the queues' listings are indexed on both threads meanwhile.
+  // (unless it was read ahead) while this one reads the tasks file and finds
+  // its tasks; the workers file by whichever of the two is done first. The
+  // tasks' parse waits for both, and the queues' listings are indexed on
+  // both threads meanwhile.
   std::atomic<bool> workers_taken{false};
   auto read_workers = [&] {
     if (!workers_taken.exchange(true) && !files.workers.empty()) snapshot.workers = ReadWorkersFile(files.workers);
   };
-  JoinedThread reader([&] {
-    if (!files.queues.empty()) snapshot.queues = ReadQueuesFile(files.queues, false);
-    read_workers();
-  });
+  std::optional<JoinedThread> reader;
+  if (ahead == nullptr) {
+    reader.emplace([&] {
+      if (!files.queues.empty()) snapshot.queues = ReadQueuesFile(files.queues, false);
+      read_workers();
+    });
+  }
   bool companions_read = false;
   auto read_companions = [&] {
     if (companions_read) return;
     companions_read = true;
+    if (ahead != nullptr) {
+      WorkerList workers;  // when this thread takes them
+      const bool took = ahead->Help(&workers);
+      ahead->reader_.Join();
+      snapshot.queues = std::move(ahead->queues_);
+      snapshot.queues.IndexListings();  // both parts are built: frees what they were built from
+      snapshot.workers = std::move(took ? workers : ahead->workers_);
+      return;
+    }
     read_workers();
-    reader.Join();
+    reader->Join();
     snapshot.queues.IndexListings();
   };
   auto ready = [&]() -> Companions {

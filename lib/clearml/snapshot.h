@@ -3,6 +3,9 @@
 /// when given, the queues and workers files, the companions read on a thread
 /// of their own while the tasks are read, then linked to them.
 
+#include <array>
+#include <atomic>
+#include <latch>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +16,7 @@
 #include "config/model.h"
 #include "jobs/job.h"
 #include "jobs/resolved_jobs.h"
+#include "util/joined_thread.h"
 
 namespace rescfg::clearml {
 
@@ -31,15 +35,45 @@ struct Snapshot {
   bool unusable = false;
 };
 
+/// The companions of a snapshot (its queues and workers files) read ahead,
+/// on a thread of their own, from when this is made: neither depends on the
+/// configuration, so a command starts them before it loads its own and
+/// LoadClearmlSnapshot takes them as read. Their findings are the
+/// snapshot's: nothing is said of them unless the snapshot is loaded.
+class CompanionsAhead {
+ public:
+  explicit CompanionsAhead(const SnapshotFiles& files);
+  CompanionsAhead(const CompanionsAhead&) = delete;
+  CompanionsAhead& operator=(const CompanionsAhead&) = delete;
+
+ private:
+  friend Snapshot LoadClearmlSnapshot(const SnapshotFiles&, const std::vector<std::string>&, const Config*,
+                                      const Handovers*, const std::vector<const Config*>&, CompanionsAhead*);
+  /// The rest of the work, by whichever thread is free (the reader's, or the
+  /// snapshot's once its tasks are found): the workers file when nobody has
+  /// taken it (true when this call read it into `*workers`), then each part
+  /// of the queues' listing index nobody has.
+  bool Help(WorkerList* workers);
+
+  SnapshotFiles files_;
+  QueueList queues_;
+  WorkerList workers_;                  ///< when the reader took them
+  std::atomic<bool> workers_taken_{false};
+  std::array<std::atomic<bool>, 2> part_taken_{};
+  std::latch queues_read_{1};           ///< the queues file is read (or failed)
+  JoinedThread reader_;                 ///< last: starts once the rest is made
+};
+
 /// With `resolve_against`, the tasks are resolved as they are read (see
 /// ReadClearmlTasks). `handovers`, when given, are what the sync journal
 /// says of tasks handed to pools. The tasks are matched against the queues
 /// of `resolve_against` and of every configuration of `match_against`:
 /// when there are tasks and not one names a queue of any of them, the
-/// snapshot is unusable ("nothing matched", see NothingMatched).
+/// snapshot is unusable ("nothing matched", see NothingMatched). `ahead`:
+/// the companions read ahead, used when they were read for these files.
 Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::string>& param_paths,
                              const Config* resolve_against = nullptr, const Handovers* handovers = nullptr,
-                             const std::vector<const Config*>& match_against = {});
+                             const std::vector<const Config*>& match_against = {}, CompanionsAhead* ahead = nullptr);
 
 /// How the entries of a snapshot meet the queues of `config`.
 QueueMatches MatchQueues(const Config& config, const std::vector<JobEntry>& entries, TextArena* arena);
