@@ -101,6 +101,23 @@ TEST(ClearmlListingMap, ManyIdsInFewHashesAsTheyGrowTheTable) {
   }
 }
 
+/// With a smaller value a slot holds a longer key (48 bytes for 4): the
+/// queues file's IDs, looked up for every task.
+TEST(ClearmlListingMap, ASmallerValueLeavesRoomForLongerKeysInTheSlot) {
+  const std::string k48(48, 'q'), k49(49, 'q'), k49b = k48 + "r";
+  TextKeyMap<uint32_t> map(2);
+  for (const std::string* key : {&k48, &k49, &k49b}) map.Add(*key, 1, static_cast<uint32_t>(key->size()));
+  map.Add(k48, 1, 0);  // again: the first stays
+  EXPECT_EQ(map.size(), 3u);
+  for (const std::string* key : {&k48, &k49, &k49b}) {
+    const uint32_t* found = map.Find(*key, 1);
+    ASSERT_NE(found, nullptr) << *key;
+    EXPECT_EQ(*found, key->size());
+  }
+  EXPECT_EQ(map.Find(k48.substr(0, 47), 1), nullptr);
+  EXPECT_EQ(map.Find(k48, 2), nullptr);
+}
+
 TEST(ClearmlListingMap, AnEmptyMapHasNothing) {
   const ListingMap map;
   map.Prefetch(3);

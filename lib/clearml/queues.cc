@@ -14,7 +14,7 @@ namespace rescfg::clearml {
 using simdjson::error_code;
 
 const Queue* QueueList::FindById(std::string_view id) const {
-  const uint32_t* q = by_id_.find(id);
+  const uint32_t* q = by_id_.Find(id, HashText(id));
   return q == nullptr ? nullptr : &queues[*q];
 }
 
@@ -172,9 +172,11 @@ QueueList ReadQueuesText(PaddedText text, const std::string& file, bool index) {
     list.unusable = true;
     return list;
   }
+  list.by_id_ = TextKeyMap<uint32_t>(list.queues.size());
   for (uint32_t i = 0; i < list.queues.size(); ++i) {
     const Queue& q = list.queues[i];
-    const uint32_t* same_id = list.by_id_.find(q.id);
+    const uint64_t id_hash = HashText(q.id);
+    const uint32_t* same_id = list.by_id_.Find(q.id, id_hash);
     const uint32_t* same_name = list.by_name_.find(q.name);
     if (same_id || same_name) {
       std::string message =
@@ -186,7 +188,7 @@ QueueList ReadQueuesText(PaddedText text, const std::string& file, bool index) {
       list.unusable = true;
       return list;
     }
-    list.by_id_.emplace(q.id, i);
+    list.by_id_.Add(q.id, id_hash, i);
     list.by_name_.emplace(q.name, i);
   }
   list.hashes_.reserve(listings.size());

@@ -16,6 +16,7 @@
 #include "clearml/response.h"
 #include "util/finding.h"
 #include "util/name_map.h"
+#include "util/text_key_map.h"
 #include "util/text_arena.h"
 
 namespace rescfg::clearml {
@@ -67,7 +68,9 @@ class QueueList {
   static uint64_t InPart(uint64_t hash) { return hash << 1; }
   std::unique_ptr<PaddedText> text_;  ///< what the names and IDs view
   std::unique_ptr<TextArena> arena_;  ///< unescaped strings
-  NameMap<uint32_t> by_id_, by_name_;
+  /// By ID, looked up for every task: IDs kept in the slots, a line a look-up.
+  TextKeyMap<uint32_t> by_id_;
+  NameMap<uint32_t> by_name_;
   std::array<ListingMap, 2> by_task_;
   std::vector<std::pair<std::string_view, Listing>> entries_;
   std::vector<uint64_t> hashes_;  ///< HashText of each entry's task ID, until indexed
