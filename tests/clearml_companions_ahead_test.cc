@@ -19,18 +19,11 @@
 namespace rescfg::clearml {
 namespace {
 
-const char* kConfig = R"(
-apiVersion: rescfg/v1
-kind: ResourceConfiguration
-pools:
-  - {name: A, resources: 64, queue: a-pool}
-profiles:
-  - {name: p, allotment: 1, links: [{pool: A, queue: a-1gpu}]}
-policies:
-  - name: Dev
-    limit: 5
-    profiles: [{profile: p, queue: dev-p}]
-)";
+/// One pool, one profile, one policy of limit 5: which tasks start tells the queue order.
+const char* kConfig = R"({apiVersion: rescfg/v1, kind: ResourceConfiguration,
+  pools: [{name: A, resources: 64, queue: a-pool}],
+  profiles: [{name: p, allotment: 1, links: [{pool: A, queue: a-1gpu}]}],
+  policies: [{name: Dev, limit: 5, profiles: [{profile: p, queue: dev-p}]}]})";
 
 /// `count` queued tasks of dev-p (by ID), and a running one.
 std::string Tasks(size_t count) {
