@@ -61,12 +61,13 @@ void TaskParser::LookAhead(const std::string_view* texts, size_t count, ListingA
   uint64_t hashes[kBatch];
   for (size_t from = 0; from < count; from += kBatch) {
     const size_t to = std::min(count, from + kBatch);
-    // The IDs (the rest of each text asked for too: it is read next), then
-    // every slot asked for, then read: the misses overlap (asked for as each
-    // ID is read, they wait on the texts' misses).
+    // The IDs (the rest of each text asked for too, up to a point: it is
+    // read next), then every slot asked for, then read: the misses overlap
+    // (asked for as each ID is read, they wait on the texts' misses).
     for (size_t i = from; i < to; ++i) {
       out[i] = {};
-      for (size_t at = 64; at < texts[i].size(); at += 64) __builtin_prefetch(texts[i].data() + at);
+      constexpr size_t kTextAhead = 1024;
+      for (size_t at = 64; at < std::min(texts[i].size(), kTextAhead); at += 64) __builtin_prefetch(texts[i].data() + at);
       if (queues == nullptr) continue;
       out[i].id = LeadingId(texts[i]);
       if (!out[i].id.empty()) hashes[i - from] = HashText(out[i].id);
