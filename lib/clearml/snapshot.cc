@@ -107,9 +107,10 @@ Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::
 
 QueueMatches MatchQueues(const Config& config, const std::vector<JobEntry>& entries, TextArena* arena) {
   const JobDirectory dir(config);
+  QueueMemo queues(dir);
   QueueMatches matches;
   for (const JobEntry& e : entries) {
-    if (e.clearml_task && e.queue) matches.Count(TaskMatchesQueue(dir, e), e, arena);
+    if (e.clearml_task && e.queue) matches.Count(TaskMatchesQueue(queues, e), e, arena);
   }
   return matches;
 }

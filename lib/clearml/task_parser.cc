@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "jobs/job_fields.h"
+#include "jobs/json_quick_check.h"
 
 namespace rescfg::clearml {
 
@@ -82,12 +83,13 @@ void TaskParser::LookAhead(const std::string_view* texts, size_t count, ListingA
 }
 
 error_code TaskParser::Field(TaskKey key, std::string_view name, od::value value, JobEntry* entry) {
-  if (key == TaskKey::kOther) return json::Skip(value, 1);
+  // What is not read is checked quickly (hyperparams, most often).
+  if (key == TaskKey::kOther) return json::SkipQuick(value, text_end_, 1);
   if (key == TaskKey::kParamRoot) {
     // The task's hyperparams, configuration and runtime are the roots of
     // `params` (their items' `value` is read as a {value: ...} wrapper).
     const int node = query_.Child(ParamQuery::kParams, name);
-    if (node < 0) return json::Skip(value, 1);
+    if (node < 0) return json::SkipQuick(value, text_end_, 1);
     return json::ReadParam(value, query_, capture_, node, entry, 1);
   }
   const uint32_t bit = 1u << static_cast<unsigned>(key);
@@ -143,7 +145,7 @@ error_code TaskParser::Field(TaskKey key, std::string_view name, od::value value
 
 error_code TaskParser::Execution(od::value value, JobEntry* entry) {
   return json::ForEachMember(value, [&](std::string_view key, od::value field_value) -> error_code {
-    if (key != "queue") return json::Skip(field_value, 2);
+    if (key != "queue") return json::SkipQuick(field_value, text_end_, 2);
     constexpr uint32_t kQueueBit = 1u << static_cast<unsigned>(TaskKey::kOther);
     if (seen_ & kQueueBit) AddProblem(entry, "duplicate key 'queue' in execution");
     seen_ |= kQueueBit;
@@ -210,7 +212,9 @@ void TaskParser::Link(JobEntry* e) const {
   if (!e->queue) return;
   if (e->queue_from_id && queues) {
     if (const Queue* q = queues->FindById(*e->queue)) {
-      e->queue = lookups_.queue_names[static_cast<size_t>(q - queues->queues.data())];
+      const auto index = static_cast<size_t>(q - queues->queues.data());
+      e->queue = lookups_.queue_names[index];
+      e->queue_key = static_cast<uint32_t>(index + 1);
       e->queue_from_id = false;
     }
   }
@@ -248,6 +252,7 @@ void TaskParser::Link(JobEntry* e) const {
 error_code TaskParser::Read(json::ParseSpan span, JobEntry* entry, const char** at, bool* not_object,
                             const ListingAhead* ahead) {
   in_place_ = span.in_place;
+  text_end_ = span.text.data() + span.text.size();
   ahead_ = ahead;
   status_ = {};
   status_message_ = {};

@@ -131,6 +131,7 @@ class TaskParser {
   TextArena* arena_;
   od::parser parser_;
   bool in_place_ = false;
+  const char* text_end_ = nullptr;  ///< of the task's text, for SkipQuick
   // The task being read.
   std::string_view status_;
   std::string_view status_message_;  ///< "stopping": a stop was asked for (rescfg(5), ClearML task snapshots)

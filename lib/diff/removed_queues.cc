@@ -87,6 +87,7 @@ void CountRemovedQueueJobs(const Config& provisioned, const std::vector<JobEntry
                            std::vector<RemovedQueue>* removed) {
   if (removed->empty()) return;
   const JobDirectory dir(provisioned);
+  QueueMemo queues(dir);
   auto removed_named = [&](const TextRef& name) {
     return name && std::any_of(removed->begin(), removed->end(), [&](const RemovedQueue& r) { return r.queue == *name; });
   };
@@ -98,7 +99,7 @@ void CountRemovedQueueJobs(const Config& provisioned, const std::vector<JobEntry
     if (queue.empty()) continue;
     auto it = std::find_if(removed->begin(), removed->end(), [&](const RemovedQueue& r) { return r.queue == queue; });
     if (it == removed->end()) continue;
-    const bool running = (e.state && *e.state == "running") || TaskRunsAlready(dir, e);
+    const bool running = (e.state && *e.state == "running") || TaskRunsAlready(queues, e);
     ++(running ? it->running : it->waiting);
   }
 }

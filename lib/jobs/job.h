@@ -72,6 +72,9 @@ struct JobEntry {
   TextRef name;                      ///< the task's name, carried to the outputs
   const TaskWorker* worker = nullptr;  ///< a running task's worker, when a workers file names one
   uint32_t queue_rank = 0;  ///< 1-based position in its queue's `entries`; 0: not listed
+  /// A number the reader gives each distinct text of `queue` it views (0:
+  /// none), by which resolution remembers what a name is (QueueMemo).
+  uint32_t queue_key = 0;
   /// A queued task: the queue whose `entries` list it (the first, in the
   /// queues file's order), whatever its `execution.queue` says. A pool or
   /// link queue there means it was handed over; another queue that is no

@@ -71,6 +71,7 @@ struct JobDirectory {
   template <typename Entry>
   std::string RenameNote(const Entry& e) const {
     std::string note;
+    if (renamed_notes.empty()) return note;
     for (TextRef name : {e.policy, e.profile, e.pool, e.queue}) {
       const uint32_t* at = name ? renamed_notes.find(*name) : nullptr;
       if (at && note.find(rename_notes[*at]) == std::string::npos) {

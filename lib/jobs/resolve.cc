@@ -82,8 +82,9 @@ struct ResolvedPart {
 /// and work on different ranges at once.
 class Resolver {
  public:
-  Resolver(const Config& config, const JobDirectory& dir, const ConfigNames& names, ResolvedPart* part)
-      : config_(config), dir_(dir), names_(names), part_(*part) {}
+  /// `queues` answers for `dir`, remembering (one per thread).
+  Resolver(const Config& config, QueueMemo& queues, const ConfigNames& names, ResolvedPart* part)
+      : config_(config), dir_(queues.dir()), queues_(queues), names_(names), part_(*part) {}
 
   /// Resolves entries[0, count) into outcome slots [first, first + count);
   /// `repeated` (by slot; null: no id repeats) marks duplicate ids.
@@ -137,6 +138,7 @@ class Resolver {
 
   const Config& config_;
   const JobDirectory& dir_;
+  QueueMemo& queues_;
   const ConfigNames& names_;
   ResolvedPart& part_;
   Outcomes::Writer* outcomes_ = nullptr;  ///< of the range being resolved
@@ -172,17 +174,19 @@ void Resolver::ResolveOne(const JobEntry& e, size_t i, const std::vector<bool>* 
   if (e.name && NotUtf8("name", e.name).empty()) out.name = Keep(*e.name);
   t.duplicate = repeated != nullptr && (*repeated)[i];
 
-  if (e.clearml_task && e.queue) part_.matches.Count(TaskMatchesQueue(dir_, e), e, &part_.text);
+  if (e.clearml_task && e.queue) part_.matches.Count(TaskMatchesQueue(queues_, e), e, &part_.text);
   // A ClearML task handed over to a pool, or in flight, runs as far as
   // the pools are concerned (rescfg(5), JOBS FILE, ClearML task snapshots): it is never decided again.
-  const bool running = (e.state && *e.state == "running") || (t.invalid.empty() && TaskRunsAlready(dir_, e));
+  const bool running = (e.state && *e.state == "running") || (t.invalid.empty() && TaskRunsAlready(queues_, e));
   if (t.invalid.empty() && e.state && *e.state != "running" && *e.state != "queued") {
     t.invalid = "state must be queued or running, not '" + std::string(e.state->substr(0, 40)) + "'";
   }
   if (t.invalid.empty() && !out.id) t.invalid = e.id ? "id must not be empty" : "required field 'id' is missing";
 
   // Which queue, policy and profile the entry means.
-  t.via_queue = e.queue ? JobDirectory::Find(dir_.queues, e.queue) : std::nullopt;
+  if (e.queue) {
+    if (const QueueTarget* target = queues_.PolicyQueue(*e.queue, e.queue_key)) t.via_queue = *target;
+  }
   t.policy = JobDirectory::Find(dir_.policies, e.policy);
   t.profile = JobDirectory::Find(dir_.profiles, e.profile);
   if (t.via_queue) {
@@ -280,7 +284,7 @@ void Resolver::ResolveRunning(const JobEntry& e, size_t i, EntryTerms t, Outcome
   Holding held{pool, policy, *holding};
   held.started_us = started_us;
   held.stopping = stopping;
-  held.handed_over = TaskRunsAlready(dir_, e);
+  held.handed_over = TaskRunsAlready(queues_, e);
   if (config_.preemption) part_.holding_profile.push_back(profile ? *profile : SchedulingInput::kNoProfile);
   // Its machine (rescfg(5), JOBS FILE); names become numbers once the whole
   // file is read (AssignMachines). A bad node never frees a machine: the job
@@ -493,7 +497,8 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
     Reserve(&parts[half], n - from);
     if (half == 1) second_from = from;
     writers[half].emplace(&resolved.outcomes, from);
-    Resolver(config, dir, resolved.names, &parts[half])
+    QueueMemo queues(dir);
+    Resolver(config, queues, resolved.names, &parts[half])
         .Resolve(entries.data() + from, to - from, from, &repeated, &*writers[half]);
   });
   if (!writers[1]) writers[1].emplace(&resolved.outcomes, n);
@@ -516,6 +521,7 @@ struct ResolutionAsRead::State {
   }
   const Config& config;
   const JobDirectory dir;
+  QueueMemo queues[2] = {QueueMemo(dir), QueueMemo(dir)};  ///< per half
   ResolvedJobs resolved;
   ResolvedPart parts[2];
   std::optional<Outcomes::Writer> writers[2];  ///< per half
@@ -532,7 +538,7 @@ ResolutionAsRead::~ResolutionAsRead() = default;
 void ResolutionAsRead::Resolve(size_t half, const JobEntry* entries, size_t count) {
   State& s = *state_;
   const size_t first = (half == 0 ? 0 : s.second_from) + s.filled[half];
-  Resolver(s.config, s.dir, s.resolved.names, &s.parts[half])
+  Resolver(s.config, s.queues[half], s.resolved.names, &s.parts[half])
       .Resolve(entries, count, first, s.repeated.empty() ? nullptr : &s.repeated, &*s.writers[half]);
   s.filled[half] += count;
 }

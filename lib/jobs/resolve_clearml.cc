@@ -148,18 +148,20 @@ const char* kIdNote = " (an execution.queue ID that no queue of --clearml-queues
 
 }  // namespace
 
-bool TaskRunsAlready(const JobDirectory& dir, const JobEntry& e) {
+bool TaskRunsAlready(QueueMemo& queues, const JobEntry& e) {
   if (!e.clearml_task || (e.state && *e.state != "queued")) return false;
   // Popped by an agent and not yet started: listed in no queue, handed over
   // by the sync, or with a pool or link queue as its execution.queue (the
   // agent took it from there, whether or not a journal remembers the move).
-  if (!e.listed_in) return e.handed_pool || (e.queue && dir.pool_queues.find(*e.queue) != nullptr);
-  return dir.queues.find(*e.listed_in) == nullptr;
+  if (!e.listed_in) return e.handed_pool || (e.queue && queues.PoolQueue(*e.queue, e.queue_key) != nullptr);
+  return queues.PolicyQueue(*e.listed_in, QueueMemo::KeyOf(e, e.listed_in)) == nullptr;
 }
 
-bool TaskMatchesQueue(const JobDirectory& dir, const JobEntry& e) {
+bool TaskMatchesQueue(QueueMemo& queues, const JobEntry& e) {
   for (TextRef q : {e.queue, e.listed_in}) {
-    if (q && (dir.queues.find(*q) != nullptr || dir.pool_queues.find(*q) != nullptr)) return true;
+    if (!q) continue;
+    const uint32_t key = QueueMemo::KeyOf(e, q);
+    if (queues.PolicyQueue(*q, key) != nullptr || queues.PoolQueue(*q, key) != nullptr) return true;
   }
   return false;
 }

@@ -13,6 +13,7 @@
 #include "config/model.h"
 #include "jobs/job.h"
 #include "jobs/job_directory.h"
+#include "jobs/queue_memo.h"
 #include "util/quantity.h"
 
 namespace rescfg {
@@ -29,13 +30,13 @@ struct TaskPlacement {
 
 /// A queued task that already runs as far as the pools are concerned: the
 /// queue whose entries list it is no policy queue.
-bool TaskRunsAlready(const JobDirectory& dir, const JobEntry& e);
+bool TaskRunsAlready(QueueMemo& queues, const JobEntry& e);
 
 /// Places a running task, or a queued one that TaskRunsAlready.
 TaskPlacement PlaceTask(const Config& config, const JobDirectory& dir, const JobEntry& e);
 
 /// Whether the task's queue, or the queue whose entries list it, is a
 /// policy, pool or link queue of the configuration.
-bool TaskMatchesQueue(const JobDirectory& dir, const JobEntry& e);
+bool TaskMatchesQueue(QueueMemo& queues, const JobEntry& e);
 
 }  // namespace rescfg

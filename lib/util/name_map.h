@@ -62,6 +62,7 @@ class NameMap {
       }
     }
   }
+  bool empty() const { return size_ == 0; }
   const V* find(std::string_view name) const {
     const uint64_t h = HashText(name);
     for (size_t i = h & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
