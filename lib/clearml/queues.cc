@@ -37,7 +37,11 @@ void QueueList::IndexPart(size_t part) {
   // Each table takes its own entries in queue order: an ID always falls in
   // the same one, so its first listing is the one kept.
   ListingMap map(count);
+  // The slots land anywhere in a table far bigger than the caches: each is
+  // asked for a few entries ahead, so that its cache miss overlaps others'.
+  constexpr size_t kAhead = 16;
   for (size_t i = 0; i < entries_.size(); ++i) {
+    if (i + kAhead < hashes_.size() && Part(hashes_[i + kAhead]) == part) map.Prefetch(InPart(hashes_[i + kAhead]));
     if (Part(hashes_[i]) == part) map.Add(entries_[i].first, InPart(hashes_[i]), entries_[i].second);
   }
   by_task_[part] = std::move(map);
