@@ -47,12 +47,11 @@
 # /sys/module/page_reporting), every page freed goes back cold to the host within seconds, the
 # warm-up's own pages first: KEEP_WARM=1 stops the reporting for the run (and restores it on exit)
 # so that the figures measure rescfg and not the host's faults. Without it, bench.sh says so.
-# Figures (docs/performance.md, tenth and eleventh rounds; 2 cores, KEEP_WARM=1): 1M JSON Lines 0.78 s
-# against a simdjson floor of 0.60 s on a host that faulted fresh memory slowly (x1.31; 0.17 s and
-# x4.6 in the ninth round on touched memory), 1.6 M entries/s, peak 3.34x the file, x3.6 from 100k;
-# the 1M ClearML snapshot x1.75 its twin in the eleventh round (x1.11 at 100k); preemption on x1.09
-# off; simulate 100k with preemption x5.3 schedule; a sync cycle over 100k queued tasks 0.58 s in
-# rescfg (on a slower day: the same JSON Lines file took 1.14 s).
+# Figures (docs/performance.md, twelfth round; 2 cores, KEEP_WARM=1): 1M JSON Lines 0.89 s against a
+# simdjson floor of 0.72 s (x1.24, medians x1.53), 1.4 M entries/s, peak 3.35x the file, x3.25 from
+# 100k; the 1M ClearML snapshot x1.41 its twin at best (medians x1.66; x1.75 in the eleventh round),
+# x1.12 at 100k; preemption on x0.97 off; simulate 100k with preemption x4.9 schedule; a sync cycle
+# over 100k queued tasks 0.61 s in rescfg.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)

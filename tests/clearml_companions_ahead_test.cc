@@ -136,7 +136,9 @@ TEST(CompanionsAhead, TheListingIndexInPartsIsTheIndexBuiltAtOnce) {
       const std::string id = "t" + std::to_string(i);
       const auto a = whole.ListingOf(id), b = parts.ListingOf(id);
       ASSERT_EQ(a.has_value(), b.has_value()) << id;
-      if (a) EXPECT_EQ(a->position, b->position) << id;
+      if (a) {
+        EXPECT_EQ(a->position, b->position) << id;
+      }
     }
   }
 }

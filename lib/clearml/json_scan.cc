@@ -8,6 +8,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "util/quote_search.h"
+
 namespace rescfg::clearml {
 
 namespace {
@@ -225,23 +227,7 @@ bool JsonScanner::Fail(const char* at, std::string message) {
 const char* JsonScanner::StringEnd(const char* p) const {
   ++p;  // the opening quote
   for (;;) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    // Eight bytes at a time: the first quote or backslash is the lowest byte
-    // whose high bit the zero-byte test sets (false hits only lie above it).
-    constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
-    while (end_ - p >= 8) {
-      uint64_t w;
-      std::memcpy(&w, p, 8);
-      const uint64_t quote = w ^ (kOnes * '"'), backslash = w ^ (kOnes * '\\');
-      const uint64_t hit = (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash)) & kHigh;
-      if (hit != 0) {
-        p += __builtin_ctzll(hit) / 8;
-        break;
-      }
-      p += 8;
-    }
-#endif
-    while (p < end_ && *p != '"' && *p != '\\') ++p;
+    p = QuoteOrBackslash(p, end_);
     if (p >= end_) return nullptr;
     if (*p == '"') return p + 1;
     p += 2;  // an escape: the next byte is never the closing quote

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "util/quote_search.h"
+
 namespace rescfg::json {
 
 namespace {
@@ -15,20 +17,7 @@ bool Blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 /// Past the closing quote of the string opening at `p`; null at an escape or
 /// at `end`.
 const char* StringEnd(const char* p, const char* end) {
-  ++p;
-  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
-  while (end - p >= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    const uint64_t quote = w ^ (kOnes * '"'), backslash = w ^ (kOnes * '\\');
-    const uint64_t hit = (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash)) & kHigh;
-    if (hit != 0) {
-      p += __builtin_ctzll(hit) / 8;
-      return *p == '"' ? p + 1 : nullptr;
-    }
-    p += 8;
-  }
-  while (p < end && *p != '"' && *p != '\\') ++p;
+  p = QuoteOrBackslash(p + 1, end);
   return p < end && *p == '"' ? p + 1 : nullptr;
 }
 
@@ -50,6 +39,15 @@ const char* QuickCheckedEnd(const char* p, const char* end, int depth) {
   auto blanks = [&] {
     while (p < end && Blank(*p)) ++p;
   };
+  // A member's key and colon, and the blanks after them.
+  auto key = [&] {
+    if (p >= end || *p != '"' || (p = StringEnd(p, end)) == nullptr) return false;
+    blanks();
+    if (p >= end || *p != ':') return false;
+    ++p;
+    blanks();
+    return true;
+  };
   // After each value: a comma and the next member or item, or the closer.
   for (;;) {
     // A value at p.
@@ -64,12 +62,7 @@ const char* QuickCheckedEnd(const char* p, const char* end, int depth) {
         ++p;
         --open;
       } else if (c == '{') {
-        // The first member's key and colon.
-        if (p >= end || *p != '"' || (p = StringEnd(p, end)) == nullptr) return nullptr;
-        blanks();
-        if (p >= end || *p != ':') return nullptr;
-        ++p;
-        blanks();
+        if (!key()) return nullptr;  // the first member's
         continue;
       } else {
         continue;
@@ -92,13 +85,7 @@ const char* QuickCheckedEnd(const char* p, const char* end, int depth) {
       if (*p != ',') return nullptr;
       ++p;
       blanks();
-      if (closers[open - 1] == '}') {
-        if (p >= end || *p != '"' || (p = StringEnd(p, end)) == nullptr) return nullptr;
-        blanks();
-        if (p >= end || *p != ':') return nullptr;
-        ++p;
-        blanks();
-      }
+      if (closers[open - 1] == '}' && !key()) return nullptr;
       break;
     }
   }
