@@ -37,19 +37,11 @@ std::string SyntaxMessage(error_code error);
 size_t ErrorColumn(std::string_view line, error_code error, const char* at);
 
 /// One member of an object being iterated: its unescaped key (valid until
-/// the next key is read) and its value. A key without escapes is viewed
-/// where it is (stage 1 has checked its text), not copied.
+/// the next key is read) and its value.
 inline error_code ReadMember(simdjson::simdjson_result<od::field> member, std::string_view* key, od::value* value) {
   od::field field;
   if (auto error = std::move(member).get(field)) return error;
-  const char* raw = field.key().raw();
-  const char* end = raw;
-  while (*end != '"' && *end != '\\') ++end;  // the key is closed: stage 1 found its quotes
-  if (*end == '"') {
-    *key = std::string_view(raw, static_cast<size_t>(end - raw));
-  } else if (auto error = field.unescaped_key().get(*key)) {
-    return error;
-  }
+  if (auto error = field.unescaped_key().get(*key)) return error;
   *value = field.value();
   return simdjson::SUCCESS;
 }
