@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,20 @@ TEST(QueueMemo, AnswersAsTheDirectoryDoes) {
   }
   EXPECT_NE(memo.PolicyQueue("dev-p", 1), nullptr);
   EXPECT_NE(memo.PoolQueue("gpu", 3), nullptr);
+}
+
+// Asking ahead for any number, before the table exists, past its end or
+// for none, changes no answer (and, under the sanitizers, reads nothing).
+TEST(QueueMemo, AskingAheadForAnyNumberChangesNothing) {
+  const Config config = testing::ConfigFromYaml(kConfig);
+  const JobDirectory dir(config);
+  QueueMemo memo(dir);
+  for (uint32_t key : {0u, 1u, 7u, 1000000u, UINT32_MAX}) memo.Prefetch(key);
+  EXPECT_EQ(memo.PolicyQueue("dev-p", 2), dir.queues.find("dev-p"));
+  for (uint32_t key : {0u, 2u, 3u, 1000000u, UINT32_MAX}) memo.Prefetch(key);
+  EXPECT_EQ(memo.PolicyQueue("dev-p", 2), dir.queues.find("dev-p"));
+  EXPECT_EQ(memo.PoolQueue("gpu", 2), dir.pool_queues.find("gpu"));  // another text under 2: afresh
+  EXPECT_EQ(memo.PolicyQueue("gpu", 2), nullptr);
 }
 
 TEST(QueueMemo, AnotherTextUnderTheSameNumberIsAnsweredAfresh) {

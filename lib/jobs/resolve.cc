@@ -149,6 +149,7 @@ class Resolver {
 void Resolver::Resolve(const JobEntry* entries, size_t count, size_t first, const std::vector<bool>* repeated,
                        Outcomes::Writer* outcomes) {
   outcomes_ = outcomes;
+  for (size_t i = 0; i < count; ++i) queues_.Prefetch(entries[i].queue_key);
   for (size_t i = first; i < first + count; ++i) {
     OutcomeRecord out;
     slot_ = i;
