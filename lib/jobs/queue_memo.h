@@ -4,7 +4,9 @@
 /// tasks name their queues through the few thousand texts its queues file
 /// gives, each met by thousands of tasks, and a look-up by name costs a hash
 /// and two cache misses (the map's slot, then the key's text kept elsewhere);
-/// the answers by number fit in a table small enough to stay in the caches.
+/// the answers by number are one slot of a small table, which a resolver
+/// asks for a batch ahead (Prefetch): a large snapshot's text streamed
+/// through the caches between two tasks of a queue pushes it out.
 
 #include <cstdint>
 #include <string_view>
@@ -36,12 +38,9 @@ class QueueMemo {
     return which && e.queue && which->data() == e.queue->data() && which->size() == e.queue->size() ? e.queue_key : 0;
   }
   const JobDirectory& dir() const { return dir_; }
-  /// Starts loading the answers for a key: the table stays small, but a
-  /// snapshot's text streamed through the caches between two uses of a key
-  /// pushes it out, and a batch's misses overlap when asked for together.
-  /// (A prefetch never faults, so the address need not be in the table;
-  /// GCC 12 dropped the prefetch when it stood behind `key != 0 && key <
-  /// size`.)
+  /// Starts loading the answers for a key; a batch's misses overlap when
+  /// asked for together. A prefetch never faults, so the address need not
+  /// be in the table (GCC 12 dropped one behind `key != 0 && key < size`).
   void Prefetch(uint32_t key) const {
     __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(slots_.data()) + key * sizeof(Slot)));
   }
