@@ -7,7 +7,9 @@
 
 #include <unistd.h>
 
+#include <cinttypes>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -81,13 +83,46 @@ TEST_F(FileTextTest, WritingToAMappedTextChangesNoFile) {
   std::string error;
   std::optional<FileText> read = ReadFileText(path, &error, uint64_t(1) << 30);
   ASSERT_TRUE(read && read->mapped());
-  read->data()[0] = '#';
-  read->data()[read->size() - 1] = '#';
+  read->writable_data()[0] = '#';
+  read->writable_data()[read->size() - 1] = '#';
   FileText moved = std::move(*read);  // the mapping moves, not the text
   EXPECT_EQ(moved.data()[0], '#');
   EXPECT_TRUE(moved.view().substr(1) == text.substr(1, text.size() - 2) + "#");
   std::string error2;
   EXPECT_EQ(ReadWholeFile(path, &error2), text);
+}
+
+/// The permissions /proc/self/maps gives the mapping that holds `at`.
+std::string PermissionsAt(const void* at) {
+  std::ifstream maps("/proc/self/maps");
+  const auto address = reinterpret_cast<uintptr_t>(at);
+  for (std::string line; std::getline(maps, line);) {
+    uintptr_t begin = 0, end = 0;
+    char perms[5] = {};
+    if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR " %4s", &begin, &end, perms) == 3 && begin <= address &&
+        address < end) {
+      return perms;
+    }
+  }
+  return "";
+}
+
+TEST_F(FileTextTest, AMappedTextIsReadOnlyUntilAWriteIsAskedFor) {
+  const std::string text = Text(kMapBytes + 100);
+  const std::string path = Write("tasks.json", text);
+  std::string error;
+  std::optional<FileText> read = ReadFileText(path, &error, uint64_t(1) << 30);
+  ASSERT_TRUE(read && read->mapped());
+  EXPECT_EQ(PermissionsAt(read->data()), "r--p");
+  EXPECT_EQ(PermissionsAt(read->data() + text.size() - 1), "r--p");
+  FileText moved = std::move(*read);
+  EXPECT_EQ(PermissionsAt(moved.data()), "r--p");
+  char* data = moved.writable_data();
+  EXPECT_EQ(data, moved.data());
+  EXPECT_EQ(PermissionsAt(data), "rw-p");
+  EXPECT_EQ(PermissionsAt(data + text.size() - 1), "rw-p");
+  EXPECT_EQ(moved.writable_data(), data);  // asked again: the same pages
+  EXPECT_TRUE(moved.view() == text);
 }
 
 TEST_F(FileTextTest, ErrorsAreThoseOfAReadWholeFile) {

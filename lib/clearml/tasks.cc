@@ -416,7 +416,7 @@ LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& 
   // document counts them as lines where it names a place, and is not
   // rewritten (a pass over the whole file before its scan).
   if (FormOf(json::WithoutByteOrderMark(text->view())) == Form::kLines) {
-    json::LoneCarriageReturnsToNewlines(text->data(), text->size());
+    json::LoneCarriageReturnsToNewlines(text->writable_data(), text->size());
   }
   result = LoadTasks(std::move(*text), DisplayName(path), ready, param_paths, resolve_against);
   const size_t tasks = result.resolved ? result.resolved->outcomes.size() : result.entries.size();

@@ -37,7 +37,7 @@ LoadedJobs Load(std::string_view text, FileText* owned, JobsFormat format, const
   if (format == JobsFormat::kJsonLines) {
     FileText& source = result.text->source;
     source = owned ? std::move(*owned) : FileText(std::string(text));
-    const json::LineParts parts = json::PrepareLines(source.data(), source.size());
+    const json::LineParts parts = json::PrepareLines(source.writable_data(), source.size());
     if (resolve_against != nullptr) {
       result.resolved = std::make_shared<ResolvedJobs>(
           ReadAndResolveJsonLines(source.view(), query, *resolve_against, &result, &parts));

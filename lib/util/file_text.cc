@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <utility>
 
 #include "util/file_io.h"
@@ -90,7 +91,17 @@ FileText& FileText::operator=(FileText&& other) noexcept {
   map_ = std::exchange(other.map_, nullptr);
   size_ = std::exchange(other.size_, 0);
   map_bytes_ = std::exchange(other.map_bytes_, 0);
+  writable_ = std::exchange(other.writable_, false);
   return *this;
+}
+
+char* FileText::writable_data() {
+  if (map_ == nullptr) return owned_.data();
+  if (!writable_) {
+    if (::mprotect(map_, size_, PROT_READ | PROT_WRITE) != 0) throw std::bad_alloc();
+    writable_ = true;
+  }
+  return static_cast<char*>(map_);
 }
 
 void FileText::Unmap() {
@@ -106,7 +117,7 @@ std::optional<FileText> FileText::Map(int fd, size_t size, const std::string& na
   // Anonymous zero pages first, for the padding past the file's last page;
   // then the file over their start. It is populated read-only (a writable
   // private mapping would be populated by copying every page) and made
-  // writable afterwards: only a page written to is copied.
+  // writable only if writable_data() is asked for.
   // At a 2 MB boundary: where the page cache holds the file in 2 MB folios,
   // each is then mapped whole (one entry of the page table, not 512; on a
   // virtual machine whose host shadows the page tables, the first read of
@@ -126,8 +137,7 @@ std::optional<FileText> FileText::Map(int fd, size_t size, const std::string& na
   text.map_ = base;
   text.map_bytes_ = bytes;
   text.size_ = size;
-  if (::mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) == MAP_FAILED ||
-      ::mprotect(base, size, PROT_READ | PROT_WRITE) != 0) {
+  if (::mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) == MAP_FAILED) {
     *error = std::strerror(errno);
     return std::nullopt;
   }
