@@ -1,6 +1,7 @@
 #include "clearml/queues.h"
 
 #include <array>
+#include <cstdint>
 #include <thread>
 
 #include "jobs/json_values.h"
@@ -14,7 +15,16 @@ namespace rescfg::clearml {
 using simdjson::error_code;
 
 const Queue* QueueList::FindById(std::string_view id) const {
-  const uint32_t* q = by_id_.Find(id, HashText(id));
+  const uint64_t hash = HashText(id);
+  if (PackedId packed; !hex_slots_.empty() && PackHexId(id, &packed)) {
+    // An ID of this form can only be one of the queues' IDs of this form.
+    for (size_t i = (hash >> 32) & hex_mask_;; i = (i + 1) & hex_mask_) {
+      const uint16_t number = hex_slots_[i];
+      if (number == 0) return nullptr;
+      if (hex_ids_[number - 1] == packed) return &queues[number - 1];
+    }
+  }
+  const uint32_t* q = by_id_.Find(id, hash);
   return q == nullptr ? nullptr : &queues[*q];
 }
 
@@ -194,6 +204,19 @@ QueueList ReadQueuesText(PaddedText text, const std::string& file, bool index) {
     }
     list.by_id_.Add(q.id, id_hash, i);
     list.by_name_.emplace(q.name, i);
+  }
+  if (list.queues.size() < UINT16_MAX) {
+    size_t slots = 16;
+    while (slots < 2 * list.queues.size()) slots *= 2;
+    list.hex_slots_.assign(slots, 0);
+    list.hex_mask_ = slots - 1;
+    list.hex_ids_.resize(list.queues.size());
+    for (size_t i = 0; i < list.queues.size(); ++i) {
+      if (!PackHexId(list.queues[i].id, &list.hex_ids_[i])) continue;
+      size_t at = (HashText(list.queues[i].id) >> 32) & list.hex_mask_;
+      while (list.hex_slots_[at] != 0) at = (at + 1) & list.hex_mask_;
+      list.hex_slots_[at] = static_cast<uint16_t>(i + 1);
+    }
   }
   list.hashes_.reserve(listings.size());
   for (const auto& entry : listings) list.hashes_.push_back(HashText(entry.first));
