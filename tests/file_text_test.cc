@@ -35,6 +35,13 @@ class FileTextTest : public ::testing::Test {
     text.resize(bytes);
     return text;
   }
+  /// `text` written to a file and read back, mapped (checked).
+  std::optional<FileText> Mapped(const std::string& text) {
+    std::string error;
+    std::optional<FileText> read = ReadFileText(Write("tasks.json", text), &error, uint64_t(1) << 30);
+    EXPECT_TRUE(read && read->mapped()) << error;
+    return read;
+  }
   testing::TempDir dir_;
 };
 
@@ -79,17 +86,15 @@ TEST_F(FileTextTest, ReadsTheSameTextMappedOrCopiedWithItsPaddingZero) {
 
 TEST_F(FileTextTest, WritingToAMappedTextChangesNoFile) {
   const std::string text = Text(kMapBytes + 100);
-  const std::string path = Write("tasks.json", text);
-  std::string error;
-  std::optional<FileText> read = ReadFileText(path, &error, uint64_t(1) << 30);
+  std::optional<FileText> read = Mapped(text);
   ASSERT_TRUE(read && read->mapped());
   read->writable_data()[0] = '#';
   read->writable_data()[read->size() - 1] = '#';
   FileText moved = std::move(*read);  // the mapping moves, not the text
   EXPECT_EQ(moved.data()[0], '#');
   EXPECT_TRUE(moved.view().substr(1) == text.substr(1, text.size() - 2) + "#");
-  std::string error2;
-  EXPECT_EQ(ReadWholeFile(path, &error2), text);
+  std::string error;
+  EXPECT_EQ(ReadWholeFile(dir_.file("tasks.json"), &error), text);
 }
 
 /// The permissions /proc/self/maps gives the mapping that holds `at`.
@@ -109,9 +114,7 @@ std::string PermissionsAt(const void* at) {
 
 TEST_F(FileTextTest, AMappedTextIsReadOnlyUntilAWriteIsAskedFor) {
   const std::string text = Text(kMapBytes + 100);
-  const std::string path = Write("tasks.json", text);
-  std::string error;
-  std::optional<FileText> read = ReadFileText(path, &error, uint64_t(1) << 30);
+  std::optional<FileText> read = Mapped(text);
   ASSERT_TRUE(read && read->mapped());
   EXPECT_EQ(PermissionsAt(read->data()), "r--p");
   EXPECT_EQ(PermissionsAt(read->data() + text.size() - 1), "r--p");
