@@ -47,11 +47,11 @@
 # /sys/module/page_reporting), every page freed goes back cold to the host within seconds, the
 # warm-up's own pages first: KEEP_WARM=1 stops the reporting for the run (and restores it on exit)
 # so that the figures measure rescfg and not the host's faults. Without it, bench.sh says so.
-# Figures (docs/performance.md, thirteenth round; 2 cores, KEEP_WARM=1, a slow day: the simdjson
-# floor 0.79 s against 0.72 s in the twelfth): 1M JSON Lines 1.17 s (x1.48 the floor, medians x1.25),
-# 1.07 M entries/s, peak 3.35x the file, x3.81 from 100k; the 1M ClearML snapshot x1.79 its twin
-# (medians x1.96; x1.41 in the twelfth round), x1.09 at 100k; preemption on x1.13 off; simulate 100k
-# with preemption x4.7 schedule; a sync cycle over 100k queued tasks 0.54 s in rescfg.
+# Figures (docs/performance.md, fourteenth round; 2 cores, KEEP_WARM=1, a noisy day): 1M JSON Lines
+# 1.14 s against a floor of 0.68 s (x1.69, medians x1.54; 0.87 s in a run just before), 1.10 M entries/s,
+# peak 3.34x the file, x4.12 from 100k; the 1M ClearML snapshot x1.54 its twin (medians x1.50), x1.09
+# at 100k; preemption on x1.03 off; simulate 100k with preemption x5.1 schedule; a sync cycle over 100k
+# queued tasks 0.60 s in rescfg.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
