@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "clearml/queues.h"
+#include "util/name_map.h"
 
 namespace rescfg::clearml {
 namespace {
@@ -126,6 +127,22 @@ TEST(ClearmlQueues, FindsEachQueueByItsIdWhateverItsFormAndHowManyThereAre) {
     check("");
     check(std::string(32, '0'));
   }
+}
+
+/// A queue ID of another form packs to nothing: the all-zero ID, which it
+/// would read as if packed, is not found through it even when both start
+/// their look-up at the same slot (a few queues: a table of 16 slots, the
+/// start the high half of HashText; the queue's ID is picked to match).
+TEST(ClearmlQueues, AnIdOfAnotherFormIsNeverFoundAsTheAllZeroId) {
+  const std::string zeros(32, '0');
+  const auto start = [](const std::string& id) { return (HashText(id) >> 32) & 15; };
+  std::string other;
+  for (int n = 0; other.empty() || start(other) != start(zeros); ++n) other = "queue-" + std::to_string(n);
+  const QueueList list = ReadQueuesText("[{\"id\": \"" + other + "\", \"name\": \"a\"}]", "queues.json");
+  ASSERT_FALSE(list.unusable);
+  EXPECT_EQ(list.FindById(zeros), nullptr);
+  ASSERT_NE(list.FindById(other), nullptr);
+  EXPECT_EQ(list.FindById(other)->name, "a");
 }
 
 }  // namespace
