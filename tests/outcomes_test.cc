@@ -54,32 +54,48 @@ void ExpectSame(const JobOutcome& got, const JobOutcome& want, size_t i) {
   EXPECT_EQ(got.policy, want.policy) << i;
 }
 
+/// A writer's share of a plan: how many entries it writes, and how many
+/// slots it leaves over after them (the blank lines of its range).
+struct Share {
+  size_t count = 0, gap = 0;
+};
+
+/// Writes `plan` as one writer per share would, each from the slot after
+/// the shares before it and their gaps, and joins them.
+Outcomes Write(const std::vector<Planned>& plan, const std::vector<Share>& shares, TextArena* text) {
+  Outcomes store;
+  size_t room = 0;
+  for (const Share& share : shares) room += share.count + share.gap;
+  store.Reserve(room);
+  std::vector<Outcomes::Written> written;
+  size_t i = 0, slot = 0;
+  for (const Share& share : shares) {
+    Outcomes::Writer w(&store, slot);
+    for (size_t k = 0; k < share.count; ++k, ++i, ++slot) {
+      // Entries are numbered as if the shares before had filled their slots.
+      const auto entry = static_cast<uint32_t>(slot + 1);
+      const Planned& p = plan[i];
+      if (p.compact) {
+        if (!w.Compact(slot, entry, p.line, p.column, "invalid-job", kTexts[p.message], text)) ADD_FAILURE() << i;
+      } else {
+        OutcomeRecord o;
+        o.entry = entry;
+        o.status = JobStatus::kPending;
+        o.id = text->Keep(p.id);
+        w.Whole(slot, o);
+      }
+    }
+    slot += share.gap;
+    written.push_back({std::move(w), share.count});
+  }
+  store.Join(std::move(written));
+  return store;
+}
+
 /// Writes `plan` as two writers would: the first `split` from slot 0, the
 /// rest from slot `split + gap` (the first's blank lines left `gap` over).
 Outcomes Write(const std::vector<Planned>& plan, size_t split, size_t gap, TextArena* text) {
-  Outcomes store;
-  const size_t room = plan.size() + gap;
-  store.Reserve(room);
-  Outcomes::Writer first(&store, 0), second(&store, split + gap);
-  for (size_t i = 0; i < plan.size(); ++i) {
-    const bool in_first = i < split;
-    Outcomes::Writer& w = in_first ? first : second;
-    const size_t slot = in_first ? i : i + gap;
-    // Entries of the second range are numbered as if the first had filled its slots.
-    const auto entry = static_cast<uint32_t>(slot + 1);
-    const Planned& p = plan[i];
-    if (p.compact) {
-      if (!w.Compact(slot, entry, p.line, p.column, "invalid-job", kTexts[p.message], text)) ADD_FAILURE() << i;
-    } else {
-      OutcomeRecord o;
-      o.entry = entry;
-      o.status = JobStatus::kPending;
-      o.id = text->Keep(p.id);
-      w.Whole(slot, o);
-    }
-  }
-  store.Join(std::move(first), split, std::move(second), plan.size() - split, split + gap);
-  return store;
+  return Write(plan, {{split, gap}, {plan.size() - split, 0}}, text);
 }
 
 void ExpectStoreHolds(const Outcomes& store, const std::vector<Planned>& plan) {
@@ -212,6 +228,40 @@ RC_GTEST_PROP(Outcomes, AnySplitAndGapReadsBackThePlan, ()) {
     RC_ASSERT(got.status == want.status);
     RC_ASSERT(got.id == want.id);
     RC_ASSERT(MessageOf(got) == MessageOf(want));
+  }
+}
+
+/// Any number of writers, each after the gap the one before left: the
+/// store reads back as one writer would have written it.
+RC_GTEST_PROP(Outcomes, AnyNumberOfWritersAndGapsReadBackThePlan, ()) {
+  const auto n = *rc::gen::inRange<size_t>(0, 300);
+  std::vector<Planned> plan(n);
+  for (size_t i = 0; i < n; ++i) {
+    plan[i].compact = *rc::gen::arbitrary<bool>();
+    plan[i].line = *rc::gen::inRange<uint32_t>(1, 5000);
+    plan[i].message = *rc::gen::inRange(0, 3);
+    plan[i].id = "j" + std::to_string(i);
+  }
+  std::vector<Share> shares;
+  for (size_t left = n; left > 0 || shares.empty();) {
+    const auto count = *rc::gen::inRange<size_t>(0, left + 1);
+    shares.push_back({count, *rc::gen::inRange<size_t>(0, 4)});
+    left -= count;
+    if (shares.size() == 8 && left > 0) shares.push_back({left, 0}), left = 0;
+  }
+  TextArena text;
+  Outcomes store = Write(plan, shares, &text);
+  RC_ASSERT(store.size() == n);
+  RC_ASSERT(store.compact_count() + store.whole_count() == n);
+  JobOutcome scratch;
+  for (size_t i = 0; i < n; ++i) {
+    const JobOutcome want = Expected(plan[i], static_cast<uint32_t>(i + 1));
+    const JobOutcome& got = store.At(i, &scratch);
+    RC_ASSERT(got.entry == want.entry);
+    RC_ASSERT(got.status == want.status);
+    RC_ASSERT(got.id == want.id);
+    RC_ASSERT(MessageOf(got) == MessageOf(want));
+    RC_ASSERT(store.IsWhole(i) == !plan[i].compact);
   }
 }
 

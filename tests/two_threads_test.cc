@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "decide/report.h"
 #include "jobs/loader.h"
@@ -134,6 +137,69 @@ TEST(TwoThreads, RepeatedIdsAreResolvedInASecondReading) {
   for (const JobOutcome& o : after.outcomes) duplicates += o.reason == "duplicate-id";
   EXPECT_GT(duplicates, 1000u);
   testing::ExpectSameResolution(after, *resolved.resolved);
+}
+
+/// A thread done with its half takes part of the other's: resolved in the
+/// halves and parts cut from either (each by one thread or the other, the
+/// parts in any order), the result is that of one pass, and ids repeated
+/// across parts are found for the second reading.
+TEST(TwoThreads, ResolvedInPartsAsOnePass) {
+  const Config config = testing::ConfigFromYaml(kConfig);
+  const LoadedJobs jobs = LoadJobsText(JobsText(3000), JobsFormat::kJsonLines, "jobs.jsonl", DynamicParameterPaths(config));
+  const std::vector<JobEntry>& entries = jobs.entries;
+  const size_t n = entries.size();
+  ASSERT_EQ(n, 3000u);
+  const ResolvedJobs one = ResolveJobs(config, entries, ResolveThreads::kOne);
+  struct Case {
+    size_t second_from;
+    std::vector<size_t> cuts;  ///< where the other parts start
+    bool backwards;            ///< the parts resolved last first
+  };
+  std::vector<size_t> every_97;
+  for (size_t at = 97; at < n; at += 97) every_97.push_back(at);
+  const Case cases[] = {
+      {1500, {}, false},       {1500, {700, 1100, 2900}, false}, {1500, {700, 1100, 2900}, true},
+      {n, {1000, 2000}, true}, {0, {10, 20, 2999}, false},       {1455, every_97, true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::to_string(c.second_from) + " and " + std::to_string(c.cuts.size()) + " cuts");
+    std::vector<bool> repeated;
+    std::optional<ResolvedJobs> result;
+    for (int reading = 0; reading < 2 && !result; ++reading) {
+      ResolutionAsRead resolution(config, n, c.second_from, repeated);
+      std::vector<size_t> starts = c.cuts;
+      starts.push_back(0);
+      starts.push_back(c.second_from);
+      std::sort(starts.begin(), starts.end());
+      starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+      struct Part {
+        size_t number, from, to;
+      };
+      std::vector<Part> parts;
+      for (size_t k = 0; k < starts.size(); ++k) {
+        const size_t from = starts[k], to = k + 1 < starts.size() ? starts[k + 1] : n;
+        const size_t thread = k % 2;
+        const size_t number = from == 0 ? 0 : from == c.second_from ? 1 : resolution.AddPart(from, to - from, thread);
+        parts.push_back({number, from, to});
+      }
+      if (c.backwards) std::reverse(parts.begin(), parts.end());
+      for (const Part& part : parts) {
+        for (size_t at = part.from; at < part.to; at += 128) {
+          resolution.Resolve(part.number, entries.data() + at, std::min<size_t>(128, part.to - at));
+        }
+      }
+      std::vector<bool> found;
+      result = std::move(resolution).Finish(&found);
+      if (!result) {
+        ASSERT_EQ(reading, 0);  // ids repeat: known the second time
+        ASSERT_EQ(found.size(), n);
+        ASSERT_GT(std::count(found.begin(), found.end(), true), 100);
+        repeated = std::move(found);
+      }
+    }
+    ASSERT_TRUE(result);
+    testing::ExpectSameResolution(one, *result);
+  }
 }
 
 TEST(TwoThreads, WriteJsonLinesAsOne) {

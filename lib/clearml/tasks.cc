@@ -20,10 +20,14 @@
 #include "util/input_limits.h"
 #include "util/joined_thread.h"
 #include "util/prefault.h"
+#include "util/work_ranges.h"
 
 namespace rescfg::clearml {
 
 namespace {
+
+/// Fewer tasks than this left to a thread are not split with the other.
+constexpr size_t kLeastTaken = 4 * json::kBatchEntries;
 
 /// One task of a document: its text and where it starts.
 struct TaskSpan {
@@ -250,17 +254,24 @@ bool DocumentReader::ParseTasks() {
   const bool split = text_.size() >= json::kParallelBytes && spans_.size() >= 2 && std::thread::hardware_concurrency() > 1;
   const size_t half = split ? spans_.size() / 2 : spans_.size();
   if (resolve_against_ != nullptr) {
-    // Each half a batch at a time, resolved at once (ResolutionAsRead);
-    // when an id repeats, once more knowing which.
+    // Each half a batch at a time, resolved at once (ResolutionAsRead); a
+    // thread done with its half takes the back half of what the other has
+    // left (WorkRanges), as a part of its own. When an id repeats, once
+    // more knowing which.
     std::vector<bool> repeated;
     for (bool done = false; !done;) {
       ResolutionAsRead resolution(*resolve_against_, spans_.size(), half, repeated);
-      auto read = [&](size_t which, size_t from, size_t to, TaskParser& reader, Failure* failure) {
+      WorkRanges ranges(spans_.size(), half, json::kBatchEntries, kLeastTaken, ResolutionAsRead::kMaxParts);
+      auto read = [&](int thread, TaskParser& reader, Failure* failure) {
         std::vector<JobEntry> batch(json::kBatchEntries);
-        for (size_t at = from; at < to && failure->task == SIZE_MAX; at += batch.size()) {
-          const size_t end = std::min(to, at + batch.size());
-          for (size_t k = 0; k < end - at; ++k) batch[k] = JobEntry();
-          resolution.Resolve(which, batch.data(), parse(at, end, reader, batch.data(), at, failure));
+        size_t part = static_cast<size_t>(thread);
+        for (;;) {
+          const WorkRanges::Batch taken = ranges.Next(thread);
+          if (taken.from == taken.to) return;
+          if (taken.new_range) part = resolution.AddPart(taken.from, taken.range_end - taken.from, thread);
+          for (size_t k = 0; k < taken.to - taken.from; ++k) batch[k] = JobEntry();
+          resolution.Resolve(part, batch.data(), parse(taken.from, taken.to, reader, batch.data(), taken.from, failure));
+          if (failure->task != SIZE_MAX) return ranges.Stop(thread);  // the rest of its range is not needed
         }
       };
       TextArena second_arena;
@@ -268,9 +279,9 @@ bool DocumentReader::ParseTasks() {
         JoinedThread worker([&] {
           if (!split) return;
           TaskParser second_parser(query_, lookups, &second_arena);
-          read(1, half, spans_.size(), second_parser, &second);
+          read(1, second_parser, &second);
         });
-        read(0, 0, half, parser, &first);
+        read(0, parser, &first);
         worker.Join();
       }
       JobsArena(out_).Absorb(std::move(second_arena));
@@ -293,7 +304,8 @@ bool DocumentReader::ParseTasks() {
     ResizePrefaulted(&out_->entries, base + spans_.size());
     parse(0, spans_.size(), parser, out_->entries.data() + base, base, &first);
   }
-  const Failure& failure = first.task != SIZE_MAX ? first : second;
+  // The first in file order (each thread stops at its first).
+  const Failure& failure = first.task <= second.task ? first : second;
   if (failure.task == SIZE_MAX) return true;
   const TaskSpan& span = spans_[failure.task];
   return Fail("json-syntax", Within(span.text, span.mark, failure.at),

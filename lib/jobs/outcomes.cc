@@ -213,48 +213,59 @@ bool Outcomes::Writer::Compact(size_t slot, uint32_t entry, uint32_t line, uint3
   return true;
 }
 
-void Outcomes::Join(Writer&& first, size_t count0, Writer&& second, size_t count1, size_t second_from) {
-  const size_t whole0 = first.whole_next_ - first.first_, whole1 = second.whole_next_ - second.first_;
-  const size_t compact0 = first.compact_next_ - first.first_, compact1 = second.compact_next_ - second.first_;
-  const auto gap = static_cast<uint32_t>(second_from - count0);
-  // The texts: the first writer's, then those of the second not among them.
+void Outcomes::Join(std::vector<Written> ranges) {
+  if (ranges.empty()) ranges.push_back({Writer(this, 0), 0});
+  Writer& first = ranges.front().writer;
+  // The texts: the first writer's, then those of each next one not among them.
   messages_ = std::move(first.messages_);
-  std::vector<uint32_t> renumber(second.messages_.size());
-  bool renumbered = false;
-  for (size_t m = 0; m < second.messages_.size(); ++m) {
-    auto it = first.message_index_.find(*second.messages_[m]);
-    if (it == first.message_index_.end()) {
-      it = first.message_index_.emplace(*second.messages_[m], static_cast<uint32_t>(messages_.size())).first;
-      messages_.push_back(second.messages_[m]);
+  std::unordered_map<std::string_view, uint32_t> index = std::move(first.message_index_);
+  size_t whole_at = first.whole_next_ - first.first_, compact_at = first.compact_next_ - first.first_;
+  size_t count_at = ranges.front().count;
+  for (size_t r = 1; r < ranges.size(); ++r) {
+    Writer& range = ranges[r].writer;
+    const size_t count = ranges[r].count;
+    std::vector<uint32_t> renumber(range.messages_.size());
+    bool renumbered = false;
+    for (size_t m = 0; m < range.messages_.size(); ++m) {
+      auto it = index.find(*range.messages_[m]);
+      if (it == index.end()) {
+        it = index.emplace(*range.messages_[m], static_cast<uint32_t>(messages_.size())).first;
+        messages_.push_back(range.messages_[m]);
+      }
+      renumber[m] = it->second;
+      renumbered |= renumber[m] != m;
     }
-    renumber[m] = it->second;
-    renumbered |= renumber[m] != m;
+    // The range's records move down after those before it (in place: no
+    // more memory), renumbered.
+    const size_t whole = range.whole_next_ - range.first_, compact = range.compact_next_ - range.first_;
+    const auto gap = static_cast<uint32_t>(range.first_ - count_at);
+    const size_t whole_shift = range.first_ - whole_at, compact_shift = range.first_ - compact_at;
+    if (whole > 0 && whole_shift > 0) {
+      std::memmove(static_cast<void*>(whole_.data + whole_at), whole_.data + range.first_, whole * sizeof(OutcomeRecord));
+    }
+    if (compact > 0 && compact_shift > 0) {
+      std::memmove(static_cast<void*>(compact_.data + compact_at), compact_.data + range.first_,
+                   compact * sizeof(CompactRejection));
+    }
+    for (size_t k = 0; gap > 0 && k < whole; ++k) whole_.data[whole_at + k].entry -= gap;
+    for (size_t k = 0; (gap > 0 || renumbered) && k < compact; ++k) {
+      CompactRejection& c = compact_.data[compact_at + k];
+      c.entry -= gap;
+      c.message = renumber[c.message];
+    }
+    // And so do its slots.
+    for (size_t k = 0; k < count && (gap > 0 || whole_shift > 0 || compact_shift > 0); ++k) {
+      const uint32_t slot = slots_[range.first_ + k];
+      slots_[count_at + k] = (slot & 1) ? static_cast<uint32_t>(slot - (compact_shift << 1))
+                                        : static_cast<uint32_t>(slot - (whole_shift << 1));
+    }
+    whole_at += whole;
+    compact_at += compact;
+    count_at += count;
   }
-  // The second range's records move down after the first's (in place: no
-  // more memory), renumbered.
-  const size_t whole_shift = second.first_ - whole0, compact_shift = second.first_ - compact0;
-  if (whole1 > 0 && whole_shift > 0) {
-    std::memmove(static_cast<void*>(whole_.data + whole0), whole_.data + second.first_, whole1 * sizeof(OutcomeRecord));
-  }
-  if (compact1 > 0 && compact_shift > 0) {
-    std::memmove(static_cast<void*>(compact_.data + compact0), compact_.data + second.first_,
-                 compact1 * sizeof(CompactRejection));
-  }
-  for (size_t k = 0; gap > 0 && k < whole1; ++k) whole_.data[whole0 + k].entry -= gap;
-  for (size_t k = 0; (gap > 0 || renumbered) && k < compact1; ++k) {
-    CompactRejection& c = compact_.data[compact0 + k];
-    c.entry -= gap;
-    c.message = renumber[c.message];
-  }
-  whole_.size = whole0 + whole1;
-  compact_.size = compact0 + compact1;
-  // And so do its slots.
-  for (size_t k = 0; k < count1 && (gap > 0 || whole_shift > 0 || compact_shift > 0); ++k) {
-    const uint32_t slot = slots_[second_from + k];
-    slots_[count0 + k] = (slot & 1) ? static_cast<uint32_t>(slot - (compact_shift << 1))
-                                    : static_cast<uint32_t>(slot - (whole_shift << 1));
-  }
-  slots_.resize(count0 + count1);
+  whole_.size = whole_at;
+  compact_.size = compact_at;
+  slots_.resize(count_at);
 }
 
 }  // namespace rescfg

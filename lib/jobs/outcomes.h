@@ -92,8 +92,8 @@ class Outcomes {
   Iterator begin() const { return {this, 0}; }
   Iterator end() const { return {this, size()}; }
 
-  /// Writes the outcomes of a range of entries as they are resolved; two
-  /// writers may fill two ranges of one store at once. Each keeps its own
+  /// Writes the outcomes of a range of entries as they are resolved;
+  /// writers may fill different ranges of one store at once. Each keeps its own
   /// message texts until Join.
   class Writer {
    public:
@@ -121,11 +121,17 @@ class Outcomes {
 
   /// Room for `room` entries; records take memory only as written.
   void Reserve(size_t room);
-  /// Makes the store the outcomes of `count0` entries written by `first`
-  /// from slot 0 and `count1` by `second` from slot `second_from`, in that
-  /// order: the second range moves down after the first, its entries
-  /// renumbered `gap` = second_from - count0 lower.
-  void Join(Writer&& first, size_t count0, Writer&& second, size_t count1, size_t second_from);
+  /// A writer's range for Join: the writer and how many entries it wrote
+  /// from its first slot on.
+  struct Written {
+    Writer writer;
+    size_t count = 0;
+  };
+  /// Makes the store the outcomes of the ranges, in the order given (their
+  /// first slots ascending, the first range's at slot 0): each range moves
+  /// down after the one before it, its entries renumbered as many lower as
+  /// the slots the ranges before it left over.
+  void Join(std::vector<Written> ranges);
 
  private:
   /// Room for trivially copyable records, written in place: memory never

@@ -1,8 +1,14 @@
 #include "jobs/resolve.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -503,31 +509,46 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
         .Resolve(entries.data() + from, to - from, from, &repeated, &*writers[half]);
   });
   if (!writers[1]) writers[1].emplace(&resolved.outcomes, n);
-  resolved.outcomes.Join(std::move(*writers[0]), second_from, std::move(*writers[1]), n - second_from, second_from);
+  std::vector<Outcomes::Written> written;
+  written.push_back({std::move(*writers[0]), second_from});
+  written.push_back({std::move(*writers[1]), n - second_from});
+  resolved.outcomes.Join(std::move(written));
   if (split) Join(std::move(parts[1]), &parts[0]);
   AssignMachines(config, &parts[0], resolved.outcomes);
   PutInQueueOrder(std::move(parts[0]), &resolved);
   return resolved;
 }
 
+/// A range of slots resolved by one thread at a time, file order within it.
+struct ResolutionAsRead::Part {
+  Part(Outcomes* outcomes, size_t from_slot, size_t room, size_t by) : from(from_slot), thread(by) {
+    Reserve(&part, room);
+    writer.emplace(outcomes, from);
+  }
+  ResolvedPart part;
+  std::optional<Outcomes::Writer> writer;
+  size_t from;
+  size_t filled = 0;
+  size_t thread;  ///< whose memo answers for it
+};
+
 struct ResolutionAsRead::State {
   State(const Config& c, size_t room, size_t second, std::vector<bool> known)
-      : config(c), dir(c), second_from(second), repeated(std::move(known)) {
+      : config(c), dir(c), repeated(std::move(known)) {
     resolved.names = CopyNames(config, &resolved.text, &resolved.outcomes);
     resolved.outcomes.Reserve(room);
-    Reserve(&parts[0], room);
-    Reserve(&parts[1], room - second_from);
-    writers[0].emplace(&resolved.outcomes, 0);
-    writers[1].emplace(&resolved.outcomes, second_from);
+    // The first part is joined the others: room for all of them.
+    parts[0] = std::make_unique<Part>(&resolved.outcomes, 0, room, 0);
+    parts[1] = std::make_unique<Part>(&resolved.outcomes, second, room - second, 1);
   }
   const Config& config;
   const JobDirectory dir;
-  QueueMemo queues[2] = {QueueMemo(dir), QueueMemo(dir)};  ///< per half
+  QueueMemo queues[2] = {QueueMemo(dir), QueueMemo(dir)};  ///< per thread
   ResolvedJobs resolved;
-  ResolvedPart parts[2];
-  std::optional<Outcomes::Writer> writers[2];  ///< per half
-  size_t filled[2] = {0, 0};
-  size_t second_from;
+  /// Each is written once, by the thread that then resolves it: a fixed
+  /// array, so that adding one moves none another thread is using.
+  std::array<std::unique_ptr<Part>, kMaxParts> parts;
+  std::atomic<size_t> count = 2;
   std::vector<bool> repeated;  ///< by slot; empty: none known
 };
 
@@ -536,28 +557,46 @@ ResolutionAsRead::ResolutionAsRead(const Config& config, size_t room, size_t sec
 
 ResolutionAsRead::~ResolutionAsRead() = default;
 
-void ResolutionAsRead::Resolve(size_t half, const JobEntry* entries, size_t count) {
+size_t ResolutionAsRead::AddPart(size_t from, size_t room, size_t thread) {
   State& s = *state_;
-  const size_t first = (half == 0 ? 0 : s.second_from) + s.filled[half];
-  Resolver(s.config, s.queues[half], s.resolved.names, &s.parts[half])
-      .Resolve(entries, count, first, s.repeated.empty() ? nullptr : &s.repeated, &*s.writers[half]);
-  s.filled[half] += count;
+  const size_t part = s.count.fetch_add(1);
+  if (part >= kMaxParts) throw std::length_error("more than " + std::to_string(kMaxParts) + " parts");
+  s.parts[part] = std::make_unique<Part>(&s.resolved.outcomes, from, room, thread);
+  return part;
+}
+
+void ResolutionAsRead::Resolve(size_t part, const JobEntry* entries, size_t count) {
+  State& s = *state_;
+  Part& p = *s.parts[part];
+  Resolver(s.config, s.queues[p.thread], s.resolved.names, &p.part)
+      .Resolve(entries, count, p.from + p.filled, s.repeated.empty() ? nullptr : &s.repeated, &*p.writer);
+  p.filled += count;
 }
 
 std::optional<ResolvedJobs> ResolutionAsRead::Finish(std::vector<bool>* repeated_slots) && {
   State& s = *state_;
   Outcomes& outcomes = s.resolved.outcomes;
-  // The first half's blank lines left slots over: the second half's
-  // outcomes move down, renumbered, and what points at them follows.
-  const size_t gap = s.second_from - s.filled[0];
-  outcomes.Join(std::move(*s.writers[0]), s.filled[0], std::move(*s.writers[1]), s.filled[1], s.second_from);
-  if (gap > 0 && s.filled[1] > 0) {
-    ResolvedPart& second = s.parts[1];
-    for (QueuedJob& job : second.queued) job.position -= static_cast<uint32_t>(gap);
-    for (uint32_t& index : second.queued_outcome) index -= static_cast<uint32_t>(gap);
-    for (uint32_t& index : second.rejected) index -= static_cast<uint32_t>(gap);
-    for (uint32_t& index : second.running) index -= static_cast<uint32_t>(gap);
+  std::vector<Part*> parts;
+  for (size_t k = 0; k < std::min(s.count.load(), kMaxParts); ++k) parts.push_back(s.parts[k].get());
+  std::sort(parts.begin(), parts.end(), [](const Part* a, const Part* b) { return a->from < b->from; });
+  // A part after slots left over (blank lines before it) moves down,
+  // renumbered, and what points at its outcomes follows.
+  std::vector<Outcomes::Written> written;
+  std::vector<size_t> joined_from;  ///< by part: where its outcomes start once joined
+  size_t at = 0;
+  for (Part* p : parts) {
+    written.push_back({std::move(*p->writer), p->filled});
+    joined_from.push_back(at);
+    const auto gap = static_cast<uint32_t>(p->from - at);
+    if (gap > 0 && p->filled > 0) {
+      for (QueuedJob& job : p->part.queued) job.position -= gap;
+      for (uint32_t& index : p->part.queued_outcome) index -= gap;
+      for (uint32_t& index : p->part.rejected) index -= gap;
+      for (uint32_t& index : p->part.running) index -= gap;
+    }
+    at += p->filled;
   }
+  outcomes.Join(std::move(written));
   // A repeated id makes the later entry a duplicate (unless invalid
   // anyway): rare, and then read again knowing which. The ids are looked
   // at beside the join (which moves no outcome and no text).
@@ -565,15 +604,17 @@ std::optional<ResolvedJobs> ResolutionAsRead::Finish(std::vector<bool>* repeated
   JoinedThread check([&] {
     if (s.repeated.empty()) later = RepeatedIds(outcomes);
   });
-  Join(std::move(s.parts[1]), &s.parts[0]);
-  AssignMachines(s.config, &s.parts[0], s.resolved.outcomes);
-  PutInQueueOrder(std::move(s.parts[0]), &s.resolved);
+  for (size_t k = 1; k < parts.size(); ++k) Join(std::move(parts[k]->part), &parts[0]->part);
+  AssignMachines(s.config, &parts[0]->part, s.resolved.outcomes);
+  PutInQueueOrder(std::move(parts[0]->part), &s.resolved);
   check.Join();
   if (std::find(later.begin(), later.end(), true) != later.end()) {
     // By slot, as the second reading will number them.
-    repeated_slots->assign(s.second_from + s.filled[1], false);
-    for (size_t i = 0; i < later.size(); ++i) {
-      if (later[i]) (*repeated_slots)[i < s.filled[0] ? i : i + gap] = true;
+    repeated_slots->assign(parts.back()->from + parts.back()->filled, false);
+    for (size_t k = 0; k < parts.size(); ++k) {
+      for (size_t i = 0; i < parts[k]->filled; ++i) {
+        if (later[joined_from[k] + i]) (*repeated_slots)[parts[k]->from + i] = true;
+      }
     }
     return std::nullopt;
   }

@@ -25,7 +25,8 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
 /// half 0 the entries from the start, half 1 those from the input's
 /// `second_from`th slot on (the first half's line count); each half's
 /// entries come in file order and are numbered as if the first half had
-/// filled its slots.
+/// filled its slots. A thread done with its half may take on a part of the
+/// other's (AddPart): the parts are joined in the order of their slots.
 ///
 /// A duplicate-id needs to know, before an entry is resolved, whether an
 /// earlier entry has its id. A first reading assumes none; when Finish
@@ -40,8 +41,17 @@ class ResolutionAsRead {
   ResolutionAsRead(const ResolutionAsRead&) = delete;
   ResolutionAsRead& operator=(const ResolutionAsRead&) = delete;
 
-  /// Resolves the next `count` entries of `half` (0 or 1).
-  void Resolve(size_t half, const JobEntry* entries, size_t count);
+  /// At most this many parts (the two halves and those added).
+  static constexpr size_t kMaxParts = 64;
+  /// A further part: the entries from slot `from` on (at most `room`),
+  /// resolved a batch at a time by thread `thread` (0 or 1), whose memo of
+  /// queues it uses; its number. Either thread may add one while the other
+  /// resolves, but no two parts of one thread are resolved at once.
+  size_t AddPart(size_t from, size_t room, size_t thread);
+
+  /// Resolves the next `count` entries of `part` (0 and 1: the halves,
+  /// thread 0's and thread 1's).
+  void Resolve(size_t part, const JobEntry* entries, size_t count);
 
   /// What ResolveJobs gives for the same entries in file order; none when
   /// this reading knew no repeated ids and an id repeats: `*repeated` then
@@ -49,6 +59,7 @@ class ResolutionAsRead {
   std::optional<ResolvedJobs> Finish(std::vector<bool>* repeated) &&;
 
  private:
+  struct Part;
   struct State;
   std::unique_ptr<State> state_;
 };
