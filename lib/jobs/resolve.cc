@@ -18,37 +18,16 @@
 #include "jobs/need.h"
 #include "jobs/queue_order.h"
 #include "jobs/repeated_ids.h"
+#include "jobs/resolved_part.h"
 #include "jobs/resolve_clearml.h"
 #include "jobs/run_facts.h"
 #include "util/flat_record.h"
 #include "util/joined_thread.h"
-#include "util/ordinal.h"
 #include "util/rfc3339.h"
 #include "util/yaml_input.h"
 
 namespace rescfg {
 namespace {
-
-/// The configuration's names, kept in `arena`, and numbered in `outcomes`.
-ConfigNames CopyNames(const Config& config, TextArena* arena, Outcomes* outcomes) {
-  ConfigNames names;
-  for (const Pool& pool : config.pools) {
-    names.pools.push_back(arena->Keep(pool.name));
-    names.queues.push_back(arena->Keep(pool.queue));
-  }
-  for (const Policy& policy : config.policies) names.policies.push_back(arena->Keep(policy.name));
-  for (const Profile& profile : config.profiles) {
-    names.profiles.push_back(arena->Keep(profile.name));
-    auto& links = names.links.emplace_back();
-    auto& queues = names.link_queues.emplace_back();
-    for (const Link& link : profile.links) {
-      links.push_back(arena->Keep(link.name));
-      queues.push_back(arena->Keep(link.queue));
-    }
-  }
-  outcomes->SetNames(names.pools, names.queues, names.links, names.link_queues);
-  return names;
-}
 
 std::string Str(TextRef t) { return std::string(*t); }
 
@@ -67,22 +46,6 @@ std::string NotUtf8(const char* field, TextRef t) {
 
 /// `t` when it can be carried to the output as it is, else none.
 TextRef Utf8OrNone(TextRef t) { return NotUtf8("", t).empty() ? t : TextRef(); }
-
-/// What resolving a range of entries gives besides their outcomes; ranges
-/// resolved side by side are joined in file order.
-struct ResolvedPart {
-  TextArena text;                     ///< what the range's outcomes view
-  std::vector<Holding> holdings;
-  std::vector<uint32_t> holding_profile;  ///< by holding, with preemption only
-  std::vector<QueuedJob> queued;
-  std::vector<uint32_t> queued_outcome;
-  std::vector<OrderKey> ordering;     ///< `queued` indexes into this part's `queued`
-  std::vector<std::string_view> beyond_nanos;  ///< by queued index; empty when no time has such digits
-  std::vector<uint32_t> listed_rank;            ///< by queued index; empty when none is listed
-  std::vector<uint32_t> rejected, running;  ///< outcome indexes, in file order
-  QueueMatches matches;               ///< views `text`
-  NearMisses near_misses;
-};
 
 /// Resolves entries one by one; several resolvers may share a directory
 /// and work on different ranges at once.
@@ -399,89 +362,6 @@ void Resolver::ResolveQueued(const JobEntry& e, size_t i, EntryTerms t, OutcomeR
   part_.queued_outcome.push_back(static_cast<uint32_t>(i));
 }
 
-/// Room for `room` entries in a part: one that later takes the next one's
-/// in (Join) then never reallocates; room never written costs no memory.
-void Reserve(ResolvedPart* part, size_t room) {
-  part->queued.reserve(room);
-  part->queued_outcome.reserve(room);
-  part->ordering.reserve(room);
-  part->rejected.reserve(room);
-}
-
-/// Appends `part` (the entries after those already in `into`) to `into`.
-void Join(ResolvedPart&& part, ResolvedPart* into) {
-  const auto offset = static_cast<uint32_t>(into->queued.size());
-  if (!part.beyond_nanos.empty() || !into->beyond_nanos.empty()) {
-    into->beyond_nanos.resize(offset);
-    part.beyond_nanos.resize(part.queued.size());
-    into->beyond_nanos.insert(into->beyond_nanos.end(), part.beyond_nanos.begin(), part.beyond_nanos.end());
-  }
-  if (!part.listed_rank.empty() || !into->listed_rank.empty()) {
-    into->listed_rank.resize(offset);
-    part.listed_rank.resize(part.queued.size());
-    into->listed_rank.insert(into->listed_rank.end(), part.listed_rank.begin(), part.listed_rank.end());
-  }
-  for (OrderKey& key : part.ordering) key.queued += offset;
-  auto append = [](auto& to, auto& from) {  // and free `from` at once: less held at the peak
-    to.insert(to.end(), from.begin(), from.end());
-    std::remove_reference_t<decltype(from)>().swap(from);
-  };
-  append(into->ordering, part.ordering);
-  append(into->queued, part.queued);
-  append(into->queued_outcome, part.queued_outcome);
-  append(into->holdings, part.holdings);
-  append(into->holding_profile, part.holding_profile);
-  append(into->rejected, part.rejected);
-  append(into->running, part.running);
-  into->matches.Add(part.matches);
-  into->near_misses.Add(part.near_misses);
-  into->text.Absorb(std::move(part.text));
-}
-
-/// Running jobs that name a node (rescfg-scheduling(7), THE PASS v3): per pool, distinct names in
-/// input order of first appearance are machines 1, 2, ...; a name beyond
-/// the last machine holds in the pool only, with a message.
-void AssignMachines(const Config& config, ResolvedPart* part, Outcomes& outcomes) {
-  std::unordered_map<uint32_t, std::unordered_map<std::string_view, uint32_t>> names;  // by pool
-  for (size_t k = 0; k < part->holdings.size() && k < part->running.size(); ++k) {
-    Holding& h = part->holdings[k];
-    OutcomeRecord& out = outcomes.Whole(part->running[k]);
-    if (h.machine != Holding::kBestFit || !out.node || !h.pool) continue;
-    const PoolNodes& nodes = *config.pools[*h.pool].nodes;
-    auto& known = names[*h.pool];
-    auto it = known.find(*out.node);
-    if (it == known.end()) it = known.emplace(*out.node, static_cast<uint32_t>(known.size())).first;
-    if (it->second < nodes.count) {
-      h.machine = it->second;
-      continue;
-    }
-    h.machine = Holding::kPoolOnly;
-    std::string note = "node '" + std::string(*out.node) + "' is the " + EnglishOrdinal(it->second + 1) +
-                       " distinct node named in pool '" + config.pools[*h.pool].name + "', which has " +
-                       std::to_string(nodes.count) + " machines; it holds in the pool only, on no machine";
-    out.message_text = part->text.Keep(out.message_text ? std::string(*out.message_text) + "; " + note : note);
-  }
-}
-
-/// Puts the joined parts in queue order and into `resolved`.
-void PutInQueueOrder(ResolvedPart&& joined, ResolvedJobs* resolved) {
-  SortByQueueOrder(&joined.ordering, joined.beyond_nanos);
-  for (uint32_t rank = 0; rank < joined.ordering.size(); ++rank) {
-    joined.queued[joined.ordering[rank].queued].queue_order = rank;
-  }
-  resolved->input.queued = std::move(joined.queued);
-  resolved->input.holdings = std::move(joined.holdings);
-  resolved->input.holding_profile = std::move(joined.holding_profile);
-  resolved->queued_outcome = std::move(joined.queued_outcome);
-  resolved->rejected = std::move(joined.rejected);
-  resolved->running = std::move(joined.running);
-  resolved->matches = std::move(joined.matches);
-  resolved->near_misses = std::move(joined.near_misses);
-  resolved->listed_rank = std::move(joined.listed_rank);
-  if (!resolved->listed_rank.empty()) resolved->listed_rank.resize(resolved->input.queued.size());
-  resolved->text.Absorb(std::move(joined.text));
-}
-
 /// Entries from this many on are resolved as two halves on two threads.
 constexpr size_t kParallelEntries = size_t(1) << 16;
 
@@ -501,7 +381,7 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
   std::optional<Outcomes::Writer> writers[2];
   const size_t parallel_from = threads == ResolveThreads::kAuto ? kParallelEntries : SIZE_MAX;
   const bool split = SplitAcrossCores(n, parallel_from, [&](size_t half, size_t from, size_t to) {
-    Reserve(&parts[half], n - from);
+    ReservePart(&parts[half], n - from);
     if (half == 1) second_from = from;
     writers[half].emplace(&resolved.outcomes, from);
     QueueMemo queues(dir);
@@ -513,7 +393,7 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
   written.push_back({std::move(*writers[0]), second_from});
   written.push_back({std::move(*writers[1]), n - second_from});
   resolved.outcomes.Join(std::move(written));
-  if (split) Join(std::move(parts[1]), &parts[0]);
+  if (split) JoinPart(std::move(parts[1]), &parts[0]);
   AssignMachines(config, &parts[0], resolved.outcomes);
   PutInQueueOrder(std::move(parts[0]), &resolved);
   return resolved;
@@ -522,7 +402,7 @@ ResolvedJobs ResolveJobs(const Config& config, const std::vector<JobEntry>& entr
 /// A range of slots resolved by one thread at a time, file order within it.
 struct ResolutionAsRead::Part {
   Part(Outcomes* outcomes, size_t from_slot, size_t room, size_t by) : from(from_slot), thread(by) {
-    Reserve(&part, room);
+    ReservePart(&part, room);
     writer.emplace(outcomes, from);
   }
   ResolvedPart part;
@@ -604,7 +484,7 @@ std::optional<ResolvedJobs> ResolutionAsRead::Finish(std::vector<bool>* repeated
   JoinedThread check([&] {
     if (s.repeated.empty()) later = RepeatedIds(outcomes);
   });
-  for (size_t k = 1; k < parts.size(); ++k) Join(std::move(parts[k]->part), &parts[0]->part);
+  for (size_t k = 1; k < parts.size(); ++k) JoinPart(std::move(parts[k]->part), &parts[0]->part);
   AssignMachines(s.config, &parts[0]->part, s.resolved.outcomes);
   PutInQueueOrder(std::move(parts[0]->part), &s.resolved);
   check.Join();
