@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace rescfg::json {
 namespace {
@@ -20,6 +21,7 @@ struct Prepared {
   std::string text;
   size_t middle = SIZE_MAX;  ///< offset, or SIZE_MAX for a text read whole
   size_t first_lines = 0, rest_lines = 0;
+  std::vector<size_t> newlines_before;  ///< by block, in two parts only
   bool operator==(const Prepared&) const = default;
 };
 
@@ -31,14 +33,14 @@ std::ostream& operator<<(std::ostream& os, const Prepared& p) {
 Prepared Fast(std::string text) {
   const LineParts parts = PrepareLines(text.data(), text.size());
   const size_t middle = parts.middle ? static_cast<size_t>(parts.middle - text.data()) : SIZE_MAX;
-  return {std::move(text), middle, parts.first_lines, parts.rest_lines};
+  return {std::move(text), middle, parts.first_lines, parts.rest_lines, parts.newlines_before};
 }
 
 Prepared Reference(std::string text) {
   LoneCarriageReturnsToNewlines(&text);
   const LineParts parts = PartsOf(WithoutByteOrderMark(text));
   const size_t middle = parts.middle ? static_cast<size_t>(parts.middle - text.data()) : SIZE_MAX;
-  return {std::move(text), middle, parts.first_lines, parts.rest_lines};
+  return {std::move(text), middle, parts.first_lines, parts.rest_lines, parts.newlines_before};
 }
 
 /// Random text of `size` bytes, line endings of every kind among ordinary
@@ -88,6 +90,26 @@ TEST(JsonLinesPrepare, AsTheTwoStepsOnTextsReadInTwoParts) {
   one_line[10] = '\n';
   EXPECT_EQ(Fast(one_line), Reference(one_line));
   EXPECT_EQ(Fast(one_line).middle, SIZE_MAX);
+}
+
+/// A text read in two parts knows, wherever it is cut, how many line feeds
+/// come before (the number of the line a thread's share starts at).
+TEST(JsonLinesPrepare, TheLineFeedsBeforeAnyPlaceOfATextInTwoParts) {
+  std::mt19937 rng(11);
+  std::string text = RandomText(rng, kParallelBytes + 3 * kLineBlock + 5, true);
+  const LineParts parts = PrepareLines(text.data(), text.size());
+  ASSERT_NE(parts.middle, nullptr);
+  const std::string_view lines = WithoutByteOrderMark(text);
+  ASSERT_EQ(parts.newlines_before.size(), (lines.size() + kLineBlock - 1) / kLineBlock);
+  std::vector<size_t> places = {0, 1, kLineBlock - 1, kLineBlock, kLineBlock + 1, lines.size() / 2, lines.size() - 1,
+                                lines.size()};
+  for (int i = 0; i < 40; ++i) places.push_back(rng() % (lines.size() + 1));
+  for (const size_t at : places) {
+    const auto want = static_cast<size_t>(std::count(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    EXPECT_EQ(NewlinesBefore(lines, parts, at), want) << at;
+    EXPECT_EQ(NewlinesBefore(lines, PartsOf(lines), at), want) << at;
+  }
+  EXPECT_EQ(NewlinesBefore(lines, parts, static_cast<size_t>(parts.middle - lines.data())), parts.first_lines);
 }
 
 }  // namespace

@@ -202,6 +202,35 @@ TEST(TwoThreads, ResolvedInPartsAsOnePass) {
   }
 }
 
+/// A second half of blank lines is done long before the first: its thread
+/// then takes lines of the first half, numbered as if one thread had read
+/// them all (their lines, their entries).
+/// With ids repeated and blank lines before the cuts, the second reading
+/// cuts where the first did: the repeated slots are the same entries'.
+TEST(TwoThreads, LinesTakenFromTheOtherHalfAreNumberedAsInTheFile) {
+  const Config config = testing::ConfigFromYaml(kConfig);
+  for (const bool repeats : {false, true}) {
+    SCOPED_TRACE(repeats ? "ids repeat" : "no id repeats");
+    std::string text;
+    if (repeats) {
+      for (size_t i = 0; i < 70000; ++i) text += (i % 991 == 7 ? "\n" : "") + Line(i) + "\n";
+    } else {
+      text = UniqueIdsText(70000);
+    }
+    const size_t lines = text.size() / 6;
+    for (size_t i = 0; i < lines; ++i) text += i % 1000 == 999 ? Line(i + 1000000) + "\n" : " \t   \n";
+    ASSERT_GT(text.size(), size_t(8) << 20);
+    const LoadedJobs read = LoadJobsText(text, JobsFormat::kJsonLines, "jobs.jsonl", DynamicParameterPaths(config));
+    for (int run = 0; run < 3; ++run) {  // cut wherever the threads happen to meet
+      const LoadedJobs resolved =
+          LoadJobsText(text, JobsFormat::kJsonLines, "jobs.jsonl", DynamicParameterPaths(config), &config);
+      ASSERT_TRUE(resolved.resolved);
+      EXPECT_EQ(read.findings.size(), resolved.findings.size());
+      testing::ExpectSameResolution(ResolveJobs(config, read.entries), *resolved.resolved);
+    }
+  }
+}
+
 TEST(TwoThreads, WriteJsonLinesAsOne) {
   const Config config = testing::ConfigFromYaml(kConfig);
   const ScheduleReport report = BuildSchedule(

@@ -37,7 +37,9 @@ TEST(WorkRanges, AThreadDoneEarlyTakesTheBackHalfOfWhatTheOtherHasLeft) {
     EXPECT_EQ(got.from, step.from);
     EXPECT_EQ(got.to, step.to);
     EXPECT_EQ(got.new_range, step.new_range);
-    if (step.new_range) EXPECT_EQ(got.range_end, step.range_end);
+    if (step.new_range) {
+      EXPECT_EQ(got.range_end, step.range_end);
+    }
   }
   EXPECT_EQ(ranges.ranges(), 3u);
 }
@@ -55,6 +57,46 @@ TEST(WorkRanges, OneRangeIsReadWholeAndAStoppedRangeIsNobodys) {
   stopped.Stop(0);
   for (WorkRanges::Batch b = stopped.Next(1); b.from != b.to; b = stopped.Next(1)) EXPECT_GE(b.from, 500u);
   EXPECT_EQ(stopped.ranges(), 2u);
+}
+
+/// Items cut only at boundaries (a text's line starts, every 10th item
+/// here): each batch and each range taken starts at one.
+TEST(WorkRanges, CutOnlyAtBoundaries) {
+  WorkRanges ranges(100, 50, 15, 20, 8, [](size_t at) { return (at + 9) / 10 * 10; });
+  const size_t want[][3] = {{1, 50, 70}, {1, 70, 90}, {1, 90, 100}, {1, 30, 50}, {0, 0, 20}, {0, 20, 30}, {0, 0, 0}};
+  for (const auto& w : want) {
+    const WorkRanges::Batch b = ranges.Next(static_cast<int>(w[0]));
+    EXPECT_EQ(b.from, w[1]);
+    EXPECT_EQ(b.to, w[2]);
+  }
+}
+
+/// Ranges handed out again are the same ranges, each to its thread, none
+/// split, whatever order the threads ask in.
+TEST(WorkRanges, TheSameRangesAgain) {
+  WorkRanges first(1000, 500, 100, 200, 8);
+  EXPECT_EQ(first.Next(0).to, 100u);
+  for (WorkRanges::Batch b = first.Next(1); b.from != b.to; b = first.Next(1)) {
+  }
+  for (WorkRanges::Batch b = first.Next(0); b.from != b.to; b = first.Next(0)) {
+  }
+  // Thread 1 took [300, 500), then [200, 300); thread 0 kept [0, 200).
+  const std::vector<WorkRanges::Range> taken = first.Taken();
+  const std::vector<WorkRanges::Range> want = {{0, 200, 0}, {500, 1000, 1}, {300, 500, 1}, {200, 300, 1}};
+  ASSERT_EQ(taken, want);
+  WorkRanges again(taken, 100);
+  std::vector<WorkRanges::Range> seen;
+  for (int t : {0, 1, 1, 0}) {  // a thread done early takes nothing of the other's
+    for (WorkRanges::Batch b = again.Next(t); b.from != b.to; b = again.Next(t)) {
+      if (seen.empty() || b.new_range || seen.back().to != b.from || seen.back().thread != t) {
+        seen.push_back({b.from, b.to, t});
+      } else {
+        seen.back().to = b.to;
+      }
+    }
+  }
+  EXPECT_EQ(seen, want);
+  EXPECT_EQ(again.Taken(), taken);
 }
 
 /// Whatever order the two threads ask in, each item is handed out once,

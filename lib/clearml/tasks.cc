@@ -249,18 +249,30 @@ bool DocumentReader::ParseTasks() {
     return to - from;
   };
   Failure first, second;
-  const Lookups lookups(ready_(), out_);  // the companions were read meanwhile
-  TaskParser parser(query_, lookups, &JobsArena(out_));
   const bool split = text_.size() >= json::kParallelBytes && spans_.size() >= 2 && std::thread::hardware_concurrency() > 1;
   const size_t half = split ? spans_.size() / 2 : spans_.size();
+  // The resolution's set-up (its memory, the configuration's directory)
+  // on another core while this one takes the companions and copies what
+  // tasks will point at: the other core has been idle since the companions
+  // were read.
+  std::optional<ResolutionAsRead> set_up;
+  std::optional<JoinedThread> setting_up;
+  if (resolve_against_ != nullptr && split) {
+    setting_up.emplace([&] { set_up.emplace(*resolve_against_, spans_.size(), half); });
+  }
+  const Lookups lookups(ready_(), out_);  // the companions were read meanwhile
+  if (setting_up) setting_up->Join();
+  TaskParser parser(query_, lookups, &JobsArena(out_));
   if (resolve_against_ != nullptr) {
     // Each half a batch at a time, resolved at once (ResolutionAsRead); a
     // thread done with its half takes the back half of what the other has
     // left (WorkRanges), as a part of its own. When an id repeats, once
-    // more knowing which.
+    // more knowing which (a task's slot is its place in the document,
+    // wherever the parts were cut).
     std::vector<bool> repeated;
     for (bool done = false; !done;) {
-      ResolutionAsRead resolution(*resolve_against_, spans_.size(), half, repeated);
+      if (!set_up) set_up.emplace(*resolve_against_, spans_.size(), half, repeated);
+      ResolutionAsRead& resolution = *set_up;
       WorkRanges ranges(spans_.size(), half, json::kBatchEntries, kLeastTaken, ResolutionAsRead::kMaxParts);
       auto read = [&](int thread, TaskParser& reader, Failure* failure) {
         std::vector<JobEntry> batch(json::kBatchEntries);
@@ -292,6 +304,7 @@ bool DocumentReader::ParseTasks() {
         done = true;
       }
       repeated = std::move(found);
+      set_up.reset();
     }
   } else if (split) {
     json::InTwoHalves(

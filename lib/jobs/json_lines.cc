@@ -1,5 +1,8 @@
 #include "jobs/json_lines.h"
 
+#include <algorithm>
+#include <vector>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -54,20 +57,38 @@ LineParts PrepareLines(char* data, size_t size) {
   char* const begin = data + (size - text.size());
   char* const end = data + size;
   if (text.size() < kParallelBytes || std::thread::hardware_concurrency() < 2) {
-    return {nullptr, NewlinesAfterLoneCrs(begin, end, '\0') + 1, 0};
+    return {nullptr, NewlinesAfterLoneCrs(begin, end, '\0') + 1, 0, {}};
   }
   // The halves SecondHalf splits at: the first part ends with the first
-  // newline from the middle on.
+  // newline from the middle on. Each half counts its line feeds by block.
   char* const half = begin + text.size() / 2;
   const char next = *half;  // as the file has it, before the other thread turns it
-  size_t first = 0, rest = 0;
+  const size_t blocks = (text.size() + kLineBlock - 1) / kLineBlock;
+  std::vector<size_t> first(blocks, 0), rest(blocks, 0);
+  auto count = [&](char* from, char* to, char after, std::vector<size_t>* by_block) {
+    while (from < to) {
+      const auto block = static_cast<size_t>(from - begin) / kLineBlock;
+      char* const block_end = std::min(to, begin + (block + 1) * kLineBlock);
+      (*by_block)[block] += NewlinesAfterLoneCrs(from, block_end, block_end < to ? *block_end : after);
+      from = block_end;
+    }
+  };
   {
-    JoinedThread worker([&] { rest = NewlinesAfterLoneCrs(half, end, '\0'); });
-    first = NewlinesAfterLoneCrs(begin, half, next);
+    JoinedThread worker([&] { count(half, end, '\0', &rest); });
+    count(begin, half, next, &first);
+  }
+  LineParts parts;
+  size_t newlines = 0;
+  for (size_t block = 0; block < blocks; ++block) {
+    parts.newlines_before.push_back(newlines);
+    newlines += first[block] + rest[block];
   }
   const auto* middle = static_cast<const char*>(std::memchr(half, '\n', text.size() / 2));
-  if (middle == nullptr || middle + 1 == end) return {nullptr, first + rest + 1, 0};
-  return {middle + 1, first + 1, rest};
+  if (middle == nullptr || middle + 1 == end) return {nullptr, newlines + 1, 0, {}};
+  parts.middle = middle + 1;
+  parts.first_lines = NewlinesBefore(text, parts, static_cast<size_t>(parts.middle - text.data()));
+  parts.rest_lines = newlines - parts.first_lines + 1;
+  return parts;
 }
 
 }  // namespace rescfg::json

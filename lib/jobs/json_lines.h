@@ -3,6 +3,7 @@
 /// snapshots): one entry per non-blank line, parsed in place where the
 /// padding simdjson needs fits, large files in two halves on two threads.
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "jobs/resolve.h"
 #include "util/joined_thread.h"
 #include "util/prefault.h"
+#include "util/work_ranges.h"
 
 namespace rescfg::json {
 
@@ -58,7 +60,7 @@ inline bool IsBlank(std::string_view line) {
 /// before it (the following lines provide it); the others are copied.
 template <typename Read>
 size_t ForEachEntryLine(const char* begin, const char* end, const char* limit, int first_line, size_t first_entry,
-                        Read read) {
+                        Read read, int* last_line = nullptr) {
   std::string tail_copy;
   int line_number = first_line - 1;
   size_t filled = 0;
@@ -70,6 +72,7 @@ size_t ForEachEntryLine(const char* begin, const char* end, const char* limit, i
     if (IsBlank(line)) continue;
     read(PaddedSpan(line, limit, &tail_copy), first_entry + ++filled, line_number);
   }
+  if (last_line != nullptr) *last_line = line_number;
   return filled;
 }
 
@@ -94,10 +97,11 @@ inline constexpr size_t kBatchEntries = 128;
 
 /// Reads the lines of [begin, end) as ReadLineRange does, a batch at a
 /// time, and hands each batch to `take(entries, count)`; the entries are
-/// reused after it returns. Returns how many entries it read.
+/// reused after it returns. Returns how many entries it read; `last_line`,
+/// when given, receives the number of the last line read.
 template <typename Reader, typename Take>
 size_t ReadLineBatches(const char* begin, const char* end, const char* limit, int first_line, size_t first_entry,
-                       Reader& reader, Take take) {
+                       Reader& reader, Take take, int* last_line = nullptr) {
   std::vector<JobEntry> batch(kBatchEntries);
   size_t in_batch = 0;
   const size_t filled =
@@ -111,7 +115,8 @@ size_t ReadLineBatches(const char* begin, const char* end, const char* limit, in
           take(static_cast<const JobEntry*>(batch.data()), in_batch);
           in_batch = 0;
         }
-      });
+      },
+      last_line);
   if (in_batch > 0) take(static_cast<const JobEntry*>(batch.data()), in_batch);
   return filled;
 }
@@ -168,14 +173,42 @@ struct LineParts {
   const char* middle = nullptr;
   size_t first_lines = 0;
   size_t rest_lines = 0;
+  /// By block of kLineBlock bytes of the text (in two parts only): the line
+  /// feeds before it, so that a line's number is known wherever the text is
+  /// cut (NewlinesBefore).
+  std::vector<size_t> newlines_before;
 };
+
+/// The blocks of LineParts::newlines_before.
+inline constexpr size_t kLineBlock = size_t(1) << 20;
+
+/// Line feeds in [p, end).
+inline size_t CountNewlines(const char* p, const char* end) {
+  size_t newlines = 0;
+  for (; (p = static_cast<const char*>(std::memchr(p, '\n', end - p))) != nullptr; ++p) ++newlines;
+  return newlines;
+}
+
+/// Line feeds before `at` in `text` (a text in two parts, `parts` its LineParts).
+inline size_t NewlinesBefore(std::string_view text, const LineParts& parts, size_t at) {
+  const size_t block = at / kLineBlock;
+  return parts.newlines_before[block] + CountNewlines(text.data() + block * kLineBlock, text.data() + at);
+}
 
 /// The LineParts of a text whose line endings are line feeds.
 inline LineParts PartsOf(std::string_view text) {
   const char* const middle = SecondHalf(text);
-  if (middle == nullptr) return {nullptr, CountLines(text), 0};
-  const auto first = static_cast<size_t>(middle - text.data());
-  return {middle, CountLines(text.substr(0, first)) - 1, CountLines(text.substr(first))};
+  if (middle == nullptr) return {nullptr, CountLines(text), 0, {}};
+  LineParts parts;
+  size_t newlines = 0;
+  for (size_t at = 0; at < text.size(); at += kLineBlock) {
+    parts.newlines_before.push_back(newlines);
+    newlines += CountNewlines(text.data() + at, text.data() + std::min(text.size(), at + kLineBlock));
+  }
+  parts.middle = middle;
+  parts.first_lines = NewlinesBefore(text, parts, static_cast<size_t>(middle - text.data()));
+  parts.rest_lines = newlines - parts.first_lines + 1;
+  return parts;
 }
 
 /// Makes a JSON Lines text ready to read: turns its lone carriage returns
@@ -221,14 +254,25 @@ void ReadEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_read
   done(reader, second_reader ? &*second_reader : nullptr);
 }
 
+/// Bytes of lines a thread takes at a time, and fewer than this left to a
+/// thread are not split with the other.
+inline constexpr size_t kLinesTaken = size_t(64) << 10;
+inline constexpr size_t kLeastLinesSplit = size_t(256) << 10;
+
 /// As ReadEntryLines, but each batch of entries is resolved as soon as it
-/// is read (`resolve(half, entries, count)`, half 0 from the start, half 1
-/// from the second half's slots on) and none is kept: `out` receives the
-/// arenas only. First `plan(room, second_from)` tells how many entries
-/// there may be in all and where the second half's slots begin.
-template <typename MakeReader, typename Done, typename Plan, typename Resolve>
+/// is read (`resolve(part, entries, count)`) and none is kept: `out`
+/// receives the arenas only. First `plan(room, second_from)` tells how many
+/// entries there may be in all and where the second half's slots begin:
+/// part 0 is read from the start, part 1 from the second half's slots on.
+/// A thread done with its half takes the back half of the lines the other
+/// has left (WorkRanges, cut at a line's start) as a part of its own,
+/// `add_part(first_slot, room, thread)`. A part's entries take slots from
+/// its first line's on, so the cuts decide the slots: `*cuts` receives the
+/// ranges read, and when it holds some, they are read again as they were.
+template <typename MakeReader, typename Done, typename Plan, typename AddPart, typename Resolve>
 void ReadAndResolveEntryLines(std::string_view text, LoadedJobs* out, MakeReader make_reader, Done done, Plan plan,
-                              Resolve resolve, const LineParts* parts = nullptr) {
+                              AddPart add_part, Resolve resolve, std::vector<WorkRanges::Range>* cuts,
+                              const LineParts* parts = nullptr) {
   text = WithoutByteOrderMark(text);
   const char* const end = text.data() + text.size();
   TextArena& arena = JobsArena(out);
@@ -236,25 +280,51 @@ void ReadAndResolveEntryLines(std::string_view text, LoadedJobs* out, MakeReader
   const char* const middle = lines.middle;
   using Reader = decltype(make_reader(&arena));
   Reader reader = make_reader(&arena);
-  auto first_take = [&](const JobEntry* entries, size_t count) { resolve(size_t(0), entries, count); };
-  if (middle == nullptr) {
-    const size_t room = lines.first_lines;
+  if (middle == nullptr || lines.newlines_before.empty()) {
+    const size_t room = lines.first_lines + lines.rest_lines;
     plan(room, room);
-    ReadLineBatches(text.data(), end, end, 1, 0, reader, first_take);
+    ReadLineBatches(text.data(), end, end, 1, 0, reader, [&](const JobEntry* entries, size_t count) {
+      resolve(size_t(0), entries, count);
+    });
     done(reader, static_cast<Reader*>(nullptr));
     return;
   }
   const size_t first_lines = lines.first_lines;  // the first part ends with a newline
   plan(first_lines + lines.rest_lines, first_lines);
+  auto line_start = [&](size_t at) -> size_t {  // the first at or after `at`
+    if (at == 0 || at >= text.size() || text[at - 1] == '\n') return std::min(at, text.size());
+    const auto* newline = static_cast<const char*>(std::memchr(text.data() + at, '\n', text.size() - at));
+    return newline == nullptr ? text.size() : static_cast<size_t>(newline - text.data()) + 1;
+  };
+  WorkRanges ranges = cuts->empty() ? WorkRanges(text.size(), static_cast<size_t>(middle - text.data()), kLinesTaken,
+                                                 kLeastLinesSplit, ResolutionAsRead::kMaxParts, line_start)
+                                    : WorkRanges(*cuts, kLinesTaken, line_start);
+  // Reads thread `t`'s lines; `entry` and `line` number the next ones.
+  auto read = [&](int t, Reader& by, size_t part, size_t entry, int line) {
+    for (;;) {
+      const WorkRanges::Batch taken = ranges.Next(t);
+      if (taken.from == taken.to) return;
+      if (taken.new_range) {
+        entry = NewlinesBefore(text, lines, taken.from);
+        line = static_cast<int>(entry) + 1;
+        part = add_part(entry, NewlinesBefore(text, lines, taken.range_end) - entry + 1, static_cast<size_t>(t));
+      }
+      int last_line = line - 1;
+      entry += ReadLineBatches(
+          text.data() + taken.from, text.data() + taken.to, end, line, entry, by,
+          [&](const JobEntry* entries, size_t count) { resolve(part, entries, count); }, &last_line);
+      line = last_line + 1;
+    }
+  };
   TextArena second_arena;
   std::optional<Reader> second_reader;
   JoinedThread worker([&] {
     second_reader.emplace(make_reader(&second_arena));
-    ReadLineBatches(middle, end, end, static_cast<int>(first_lines) + 1, first_lines, *second_reader,
-                    [&](const JobEntry* entries, size_t count) { resolve(size_t(1), entries, count); });
+    read(1, *second_reader, 1, first_lines, static_cast<int>(first_lines) + 1);
   });
-  ReadLineBatches(text.data(), middle, end, 1, 0, reader, first_take);
+  read(0, reader, 0, 0, 1);
   worker.Join();
+  *cuts = ranges.Taken();
   arena.Absorb(std::move(second_arena));
   done(reader, second_reader ? &*second_reader : nullptr);
 }
@@ -267,12 +337,14 @@ ResolvedJobs ResolveEntryLines(std::string_view text, LoadedJobs* out, MakeReade
                                const Config& config, const LineParts* parts = nullptr) {
   const size_t findings = out->findings.size();
   std::vector<bool> repeated;
+  std::vector<WorkRanges::Range> cuts;  // the second reading cuts where the first did
   for (;;) {
     std::optional<ResolutionAsRead> resolution;
     ReadAndResolveEntryLines(
         text, out, make_reader, done,
         [&](size_t room, size_t second_from) { resolution.emplace(config, room, second_from, repeated); },
-        [&](size_t half, const JobEntry* entries, size_t count) { resolution->Resolve(half, entries, count); },
+        [&](size_t from, size_t room, size_t thread) { return resolution->AddPart(from, room, thread); },
+        [&](size_t part, const JobEntry* entries, size_t count) { resolution->Resolve(part, entries, count); }, &cuts,
         parts);
     std::vector<bool> found;
     if (auto resolved = std::move(*resolution).Finish(&found)) return std::move(*resolved);
