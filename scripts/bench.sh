@@ -47,11 +47,12 @@
 # /sys/module/page_reporting), every page freed goes back cold to the host within seconds, the
 # warm-up's own pages first: KEEP_WARM=1 stops the reporting for the run (and restores it on exit)
 # so that the figures measure rescfg and not the host's faults. Without it, bench.sh says so.
-# Figures (docs/performance.md, fourteenth round; 2 cores, KEEP_WARM=1, a noisy day): 1M JSON Lines
-# 1.14 s against a floor of 0.68 s (x1.69, medians x1.54; 0.87 s in a run just before), 1.10 M entries/s,
-# peak 3.34x the file, x4.12 from 100k; the 1M ClearML snapshot x1.54 its twin (medians x1.50), x1.09
-# at 100k; preemption on x1.03 off; simulate 100k with preemption x5.1 schedule; a sync cycle over 100k
-# queued tasks 0.60 s in rescfg.
+# Figures (docs/performance.md, fifteenth round; 2 cores, KEEP_WARM=1; the host ran one core at half
+# speed at times, so a second run of the 1M sections): 1M JSON Lines 0.83 s against a floor of 0.70 s
+# (x1.19; 1.11 s in a slow run), 1.51 M entries and 1.21 M queued jobs/s, peak 3.37x the file, x3.07
+# from 100k; the 1M ClearML snapshot x1.57 its twin (medians x1.55; x1.80 in the slow run), x1.11 at
+# 100k; preemption on x1.10 off; simulate 100k with preemption x4.9 schedule; a sync cycle over 100k
+# queued tasks 0.52 s in rescfg.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -205,8 +205,8 @@ TEST(Outcomes, AReasonOutsideTheCompactOnesStaysWhole) {
   EXPECT_FALSE(w.Compact(0, 1, 1, 0, "not-submitted", "m", &text));
 }
 
-RC_GTEST_PROP(Outcomes, AnySplitAndGapReadsBackThePlan, ()) {
-  const auto n = *rc::gen::inRange<size_t>(0, 200);
+/// A plan of `n` outcomes, each compact or whole at random.
+std::vector<Planned> RandomPlan(size_t n) {
   std::vector<Planned> plan(n);
   for (size_t i = 0; i < n; ++i) {
     plan[i].compact = *rc::gen::arbitrary<bool>();
@@ -215,46 +215,15 @@ RC_GTEST_PROP(Outcomes, AnySplitAndGapReadsBackThePlan, ()) {
     plan[i].message = *rc::gen::inRange(0, 3);
     plan[i].id = "j" + std::to_string(i);
   }
-  const auto split = *rc::gen::inRange<size_t>(0, n + 1);
-  const auto gap = *rc::gen::inRange<size_t>(0, 4);
-  TextArena text;
-  Outcomes store = Write(plan, split, gap, &text);
-  RC_ASSERT(store.size() == n);
-  JobOutcome scratch;
-  for (size_t i = 0; i < n; ++i) {
-    const JobOutcome want = Expected(plan[i], static_cast<uint32_t>(i + 1));
-    const JobOutcome& got = store.At(i, &scratch);
-    RC_ASSERT(got.entry == want.entry);
-    RC_ASSERT(got.status == want.status);
-    RC_ASSERT(got.id == want.id);
-    RC_ASSERT(MessageOf(got) == MessageOf(want));
-  }
+  return plan;
 }
 
-/// Any number of writers, each after the gap the one before left: the
-/// store reads back as one writer would have written it.
-RC_GTEST_PROP(Outcomes, AnyNumberOfWritersAndGapsReadBackThePlan, ()) {
-  const auto n = *rc::gen::inRange<size_t>(0, 300);
-  std::vector<Planned> plan(n);
-  for (size_t i = 0; i < n; ++i) {
-    plan[i].compact = *rc::gen::arbitrary<bool>();
-    plan[i].line = *rc::gen::inRange<uint32_t>(1, 5000);
-    plan[i].message = *rc::gen::inRange(0, 3);
-    plan[i].id = "j" + std::to_string(i);
-  }
-  std::vector<Share> shares;
-  for (size_t left = n; left > 0 || shares.empty();) {
-    const auto count = *rc::gen::inRange<size_t>(0, left + 1);
-    shares.push_back({count, *rc::gen::inRange<size_t>(0, 4)});
-    left -= count;
-    if (shares.size() == 8 && left > 0) shares.push_back({left, 0}), left = 0;
-  }
-  TextArena text;
-  Outcomes store = Write(plan, shares, &text);
-  RC_ASSERT(store.size() == n);
-  RC_ASSERT(store.compact_count() + store.whole_count() == n);
+/// The store reads back the plan, entry by entry (rapidcheck assertions).
+void AssertReadsBack(const Outcomes& store, const std::vector<Planned>& plan) {
+  RC_ASSERT(store.size() == plan.size());
+  RC_ASSERT(store.compact_count() + store.whole_count() == plan.size());
   JobOutcome scratch;
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < plan.size(); ++i) {
     const JobOutcome want = Expected(plan[i], static_cast<uint32_t>(i + 1));
     const JobOutcome& got = store.At(i, &scratch);
     RC_ASSERT(got.entry == want.entry);
@@ -263,6 +232,29 @@ RC_GTEST_PROP(Outcomes, AnyNumberOfWritersAndGapsReadBackThePlan, ()) {
     RC_ASSERT(MessageOf(got) == MessageOf(want));
     RC_ASSERT(store.IsWhole(i) == !plan[i].compact);
   }
+}
+
+RC_GTEST_PROP(Outcomes, AnySplitAndGapReadsBackThePlan, ()) {
+  const std::vector<Planned> plan = RandomPlan(*rc::gen::inRange<size_t>(0, 200));
+  const auto split = *rc::gen::inRange<size_t>(0, plan.size() + 1);
+  const auto gap = *rc::gen::inRange<size_t>(0, 4);
+  TextArena text;
+  AssertReadsBack(Write(plan, split, gap, &text), plan);
+}
+
+/// Any number of writers, each after the gap the one before left: the
+/// store reads back as one writer would have written it.
+RC_GTEST_PROP(Outcomes, AnyNumberOfWritersAndGapsReadBackThePlan, ()) {
+  const std::vector<Planned> plan = RandomPlan(*rc::gen::inRange<size_t>(0, 300));
+  std::vector<Share> shares;
+  for (size_t left = plan.size(); left > 0 || shares.empty();) {
+    const auto count = *rc::gen::inRange<size_t>(0, left + 1);
+    shares.push_back({count, *rc::gen::inRange<size_t>(0, 4)});
+    left -= count;
+    if (shares.size() == 8 && left > 0) shares.push_back({left, 0}), left = 0;
+  }
+  TextArena text;
+  AssertReadsBack(Write(plan, shares, &text), plan);
 }
 
 /// Resolution keeps a rejection compact exactly when it carries nothing of
