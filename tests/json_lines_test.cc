@@ -110,6 +110,12 @@ TEST(JsonLinesPrepare, TheLineFeedsBeforeAnyPlaceOfATextInTwoParts) {
     EXPECT_EQ(NewlinesBefore(lines, PartsOf(lines), at), want) << at;
   }
   EXPECT_EQ(NewlinesBefore(lines, parts, static_cast<size_t>(parts.middle - lines.data())), parts.first_lines);
+  // A text of whole blocks: its end starts none.
+  std::string whole = RandomText(rng, 9 * kLineBlock, false);
+  const LineParts whole_parts = PrepareLines(whole.data(), whole.size());
+  ASSERT_EQ(whole_parts.newlines_before.size(), 9u);
+  EXPECT_EQ(NewlinesBefore(whole, whole_parts, whole.size()),
+            static_cast<size_t>(std::count(whole.begin(), whole.end(), '\n')));
 }
 
 }  // namespace

@@ -191,7 +191,7 @@ inline size_t CountNewlines(const char* p, const char* end) {
 
 /// Line feeds before `at` in `text` (a text in two parts, `parts` its LineParts).
 inline size_t NewlinesBefore(std::string_view text, const LineParts& parts, size_t at) {
-  const size_t block = at / kLineBlock;
+  const size_t block = std::min(at / kLineBlock, parts.newlines_before.size() - 1);  // the end may start none
   return parts.newlines_before[block] + CountNewlines(text.data() + block * kLineBlock, text.data() + at);
 }
 
