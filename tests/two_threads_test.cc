@@ -217,15 +217,32 @@ TEST(TwoThreads, LinesTakenFromTheOtherHalfAreNumberedAsInTheFile) {
     } else {
       text = UniqueIdsText(70000);
     }
+    // Misspelt keys here and there: their warnings come in the order of
+    // their first entries, each at its first line, however the lines were shared.
+    auto misspelt = [](size_t i, bool second) {
+      return "{\"id\": \"m" + std::to_string(i) + "\", " +
+             (second ? R"("profle": "p", "polcy": "Dev", "enqeued": 1})" : R"("polcy": "Dev", "profle": "p"})") + "\n";
+    };
+    text += misspelt(0, repeats);
     const size_t lines = text.size() / 6;
-    for (size_t i = 0; i < lines; ++i) text += i % 1000 == 999 ? Line(i + 1000000) + "\n" : " \t   \n";
+    for (size_t i = 0; i < lines; ++i) {
+      text += i % 1000 == 999 ? Line(i + 1000000) + "\n" : i % 7919 == 5 ? misspelt(i, i % 2) : " \t   \n";
+    }
     ASSERT_GT(text.size(), size_t(8) << 20);
     const LoadedJobs read = LoadJobsText(text, JobsFormat::kJsonLines, "jobs.jsonl", DynamicParameterPaths(config));
+    size_t typos = 0;
+    for (const Finding& f : read.findings) typos += f.code == "unknown-job-key";
+    ASSERT_EQ(typos, 3u);
     for (int run = 0; run < 3; ++run) {  // cut wherever the threads happen to meet
       const LoadedJobs resolved =
           LoadJobsText(text, JobsFormat::kJsonLines, "jobs.jsonl", DynamicParameterPaths(config), &config);
       ASSERT_TRUE(resolved.resolved);
-      EXPECT_EQ(read.findings.size(), resolved.findings.size());
+      ASSERT_EQ(read.findings.size(), resolved.findings.size());
+      for (size_t k = 0; k < read.findings.size(); ++k) {
+        EXPECT_EQ(resolved.findings[k].code, read.findings[k].code) << k;
+        EXPECT_EQ(resolved.findings[k].mark.line, read.findings[k].mark.line) << k;
+        EXPECT_EQ(resolved.findings[k].message, read.findings[k].message) << k;
+      }
       testing::ExpectSameResolution(ResolveJobs(config, read.entries), *resolved.resolved);
     }
   }

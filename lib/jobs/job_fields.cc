@@ -111,9 +111,14 @@ std::string Excerpt(std::string_view text) {
 }
 
 void KeyTypos::Note(std::string_view key, int line) {
+  const uint64_t seq = seq_++;
+  auto seen = [&](Typo& t) {
+    ++t.count;
+    if (t.Earlier(line, seq)) t.line = line, t.seq = seq;
+  };
   for (Recent& r : recent_) {
     if (r.key.size() == key.size() && r.key == key) {
-      if (r.typo >= 0) ++typos_[static_cast<size_t>(r.typo)].count;
+      if (r.typo >= 0) seen(typos_[static_cast<size_t>(r.typo)]);
       return;
     }
   }
@@ -125,7 +130,7 @@ void KeyTypos::Note(std::string_view key, int line) {
   for (size_t i = 0; i < typos_.size(); ++i) {
     if (typos_[i].key == key) {
       slot.typo = static_cast<int>(i);
-      ++typos_[i].count;
+      seen(typos_[i]);
       return;
     }
   }
@@ -133,22 +138,25 @@ void KeyTypos::Note(std::string_view key, int line) {
   std::string close = ClosestMatch(key, kFields);
   if (close.empty()) return;
   slot.typo = static_cast<int>(typos_.size());
-  typos_.push_back({std::string(key), close, line, 1});
+  typos_.push_back({std::string(key), close, line, seq, 1});
 }
 
-void KeyTypos::Merge(const KeyTypos& later) {
-  for (const Typo& t : later.typos_) {
+void KeyTypos::Merge(const KeyTypos& other) {
+  for (const Typo& t : other.typos_) {
     auto it = std::find_if(typos_.begin(), typos_.end(), [&](const Typo& mine) { return mine.key == t.key; });
     if (it == typos_.end()) {
       typos_.push_back(t);
-    } else {
-      it->count += t.count;
+      continue;
     }
+    it->count += t.count;
+    if (it->Earlier(t.line, t.seq)) it->line = t.line, it->seq = t.seq;  // one entry is one reader's
   }
 }
 
 void KeyTypos::AppendWarnings(const std::string& file, std::vector<Finding>* findings) const {
-  for (const Typo& t : typos_) {
+  std::vector<Typo> typos = typos_;
+  std::stable_sort(typos.begin(), typos.end(), [](const Typo& a, const Typo& b) { return b.Earlier(a.line, a.seq); });
+  for (const Typo& t : typos) {
     std::string message = "unknown key '" + Excerpt(t.key) + "' in a job is ignored";
     if (t.count > 1) message += " (in " + std::to_string(t.count) + " entries, the first here)";
     findings->push_back({"unknown-job-key", Severity::kWarning, file, {t.line, 1}, "",

@@ -67,17 +67,23 @@ std::string Excerpt(std::string_view text);
 class KeyTypos {
  public:
   /// A key JobFieldOf() does not know, in an entry starting at `line`.
+  /// Entries may be noted in any order of their lines (two threads share a
+  /// file's lines as they go), an entry's keys in their order.
   void Note(std::string_view key, int line);
-  /// Takes over `later`'s notes (an entry read after all of this one's).
-  void Merge(const KeyTypos& later);
-  /// One "unknown-job-key" warning per distinct close key, by first line.
+  /// Takes over `other`'s notes (of other entries).
+  void Merge(const KeyTypos& other);
+  /// One "unknown-job-key" warning per distinct close key, in the order of
+  /// their first entries (and keys in an entry), each at its first line.
   void AppendWarnings(const std::string& file, std::vector<Finding>* findings) const;
 
  private:
   struct Typo {
     std::string key, field;
-    int line = 0;
+    int line = 0;      ///< its first entry's
+    uint64_t seq = 0;  ///< when it was noted there: orders the keys of one entry
     size_t count = 0;
+    /// Whether (line, seq) comes before where it was first seen so far.
+    bool Earlier(int at, uint64_t when) const { return at < line || (at == line && when < seq); }
   };
   struct Recent {
     std::string key;
@@ -86,6 +92,7 @@ class KeyTypos {
   std::vector<Typo> typos_;
   Recent recent_[8];
   size_t next_recent_ = 0;
+  uint64_t seq_ = 0;
 };
 
 /// Reports the first key given twice, if any (sorts a copy when there are many).

@@ -98,11 +98,15 @@ inline constexpr size_t kBatchEntries = 128;
 /// Reads the lines of [begin, end) as ReadLineRange does, a batch at a
 /// time, and hands each batch to `take(entries, count)`; the entries are
 /// reused after it returns. Returns how many entries it read; `last_line`,
-/// when given, receives the number of the last line read.
+/// when given, receives the number of the last line read. `buffer`, when
+/// given, holds the batch (kBatchEntries entries; a caller that reads many
+/// ranges makes it once).
 template <typename Reader, typename Take>
 size_t ReadLineBatches(const char* begin, const char* end, const char* limit, int first_line, size_t first_entry,
-                       Reader& reader, Take take, int* last_line = nullptr) {
-  std::vector<JobEntry> batch(kBatchEntries);
+                       Reader& reader, Take take, int* last_line = nullptr, std::vector<JobEntry>* buffer = nullptr) {
+  std::vector<JobEntry> own;
+  if (buffer == nullptr) own.resize(kBatchEntries);
+  std::vector<JobEntry>& batch = buffer != nullptr ? *buffer : own;
   size_t in_batch = 0;
   const size_t filled =
       ForEachEntryLine(begin, end, limit, first_line, first_entry, [&](ParseSpan line, size_t number, int line_number) {
@@ -301,6 +305,7 @@ void ReadAndResolveEntryLines(std::string_view text, LoadedJobs* out, MakeReader
                                     : WorkRanges(*cuts, kLinesTaken, line_start);
   // Reads thread `t`'s lines; `entry` and `line` number the next ones.
   auto read = [&](int t, Reader& by, size_t part, size_t entry, int line) {
+    std::vector<JobEntry> batch(kBatchEntries);
     for (;;) {
       const WorkRanges::Batch taken = ranges.Next(t);
       if (taken.from == taken.to) return;
@@ -312,7 +317,7 @@ void ReadAndResolveEntryLines(std::string_view text, LoadedJobs* out, MakeReader
       int last_line = line - 1;
       entry += ReadLineBatches(
           text.data() + taken.from, text.data() + taken.to, end, line, entry, by,
-          [&](const JobEntry* entries, size_t count) { resolve(part, entries, count); }, &last_line);
+          [&](const JobEntry* entries, size_t count) { resolve(part, entries, count); }, &last_line, &batch);
       line = last_line + 1;
     }
   };

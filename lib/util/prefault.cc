@@ -19,9 +19,10 @@ constexpr size_t kSmall = size_t(8) << 20;
 void Populate(char* begin, char* end, size_t page) {
   if (begin >= end) return;
   if (::madvise(begin, static_cast<size_t>(end - begin), MADV_POPULATE_WRITE) == 0) return;
-  // An older kernel: touch each page, writing back what it holds.
-  auto* const stop = reinterpret_cast<unsigned char*>(end);
-  for (auto* p = reinterpret_cast<volatile unsigned char*>(begin); p < stop; p += page) *p = *p;
+  // An older kernel: touch each page for writing without changing it. An
+  // atomic add of nothing, as another thread may be writing its own records
+  // on the same page (a plain read and write back could undo its byte).
+  for (char* p = begin; p < end; p += page) __atomic_fetch_add(reinterpret_cast<unsigned char*>(p), 0, __ATOMIC_RELAXED);
 }
 
 }  // namespace

@@ -59,7 +59,8 @@ WorkRanges::Batch WorkRanges::Next(int t) {
 
 void WorkRanges::Stop(int t) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  next_[t] = end_[t];
+  end_[t] = next_[t];
+  made_[current_[t]].to = next_[t];  // what was handed out
 }
 
 size_t WorkRanges::ranges() const {
