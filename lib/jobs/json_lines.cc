@@ -77,18 +77,14 @@ LineParts PrepareLines(char* data, size_t size) {
     JoinedThread worker([&] { count(half, end, '\0', &rest); });
     count(begin, half, next, &first);
   }
-  LineParts parts;
   size_t newlines = 0;
   for (size_t block = 0; block < blocks; ++block) {
-    parts.newlines_before.push_back(newlines);
-    newlines += first[block] + rest[block];
+    first[block] += rest[block];  // both halves' line feeds in the block
+    newlines += first[block];
   }
   const auto* middle = static_cast<const char*>(std::memchr(half, '\n', text.size() / 2));
   if (middle == nullptr || middle + 1 == end) return {nullptr, newlines + 1, 0, {}};
-  parts.middle = middle + 1;
-  parts.first_lines = NewlinesBefore(text, parts, static_cast<size_t>(parts.middle - text.data()));
-  parts.rest_lines = newlines - parts.first_lines + 1;
-  return parts;
+  return PartsFromBlocks(text, middle + 1, first, newlines);
 }
 
 }  // namespace rescfg::json

@@ -25,15 +25,15 @@ namespace rescfg::json {
 /// Inputs of this size or more are read by two threads.
 inline constexpr size_t kParallelBytes = size_t(8) << 20;
 
-/// Upper bound of the entries (memchr is much faster than a byte loop).
-inline size_t CountLines(std::string_view text) {
-  size_t lines = 1;
-  for (const char *p = text.data(), *end = p + text.size();
-       (p = static_cast<const char*>(std::memchr(p, '\n', end - p))) != nullptr; ++p) {
-    ++lines;
-  }
-  return lines;
+/// Line feeds in [p, end) (memchr is much faster than a byte loop).
+inline size_t CountNewlines(const char* p, const char* end) {
+  size_t newlines = 0;
+  for (; (p = static_cast<const char*>(std::memchr(p, '\n', end - p))) != nullptr; ++p) ++newlines;
+  return newlines;
 }
+
+/// Upper bound of the entries.
+inline size_t CountLines(std::string_view text) { return CountNewlines(text.data(), text.data() + text.size()) + 1; }
 
 /// Turns each carriage return not followed by a line feed into a line
 /// feed, so that a file with old Mac (CR-only) line endings reads as lines.
@@ -186,33 +186,39 @@ struct LineParts {
 /// The blocks of LineParts::newlines_before.
 inline constexpr size_t kLineBlock = size_t(1) << 20;
 
-/// Line feeds in [p, end).
-inline size_t CountNewlines(const char* p, const char* end) {
-  size_t newlines = 0;
-  for (; (p = static_cast<const char*>(std::memchr(p, '\n', end - p))) != nullptr; ++p) ++newlines;
-  return newlines;
-}
-
 /// Line feeds before `at` in `text` (a text in two parts, `parts` its LineParts).
 inline size_t NewlinesBefore(std::string_view text, const LineParts& parts, size_t at) {
   const size_t block = std::min(at / kLineBlock, parts.newlines_before.size() - 1);  // the end may start none
   return parts.newlines_before[block] + CountNewlines(text.data() + block * kLineBlock, text.data() + at);
 }
 
-/// The LineParts of a text whose line endings are line feeds.
-inline LineParts PartsOf(std::string_view text) {
-  const char* const middle = SecondHalf(text);
-  if (middle == nullptr) return {nullptr, CountLines(text), 0, {}};
+/// The LineParts of `text` in two parts from `middle` on, its line feeds
+/// counted by block (`by_block`, `newlines` in all).
+inline LineParts PartsFromBlocks(std::string_view text, const char* middle, const std::vector<size_t>& by_block,
+                                 size_t newlines) {
   LineParts parts;
-  size_t newlines = 0;
-  for (size_t at = 0; at < text.size(); at += kLineBlock) {
-    parts.newlines_before.push_back(newlines);
-    newlines += CountNewlines(text.data() + at, text.data() + std::min(text.size(), at + kLineBlock));
+  size_t before = 0;
+  for (const size_t in_block : by_block) {
+    parts.newlines_before.push_back(before);
+    before += in_block;
   }
   parts.middle = middle;
   parts.first_lines = NewlinesBefore(text, parts, static_cast<size_t>(middle - text.data()));
   parts.rest_lines = newlines - parts.first_lines + 1;
   return parts;
+}
+
+/// The LineParts of a text whose line endings are line feeds.
+inline LineParts PartsOf(std::string_view text) {
+  const char* const middle = SecondHalf(text);
+  if (middle == nullptr) return {nullptr, CountLines(text), 0, {}};
+  std::vector<size_t> by_block;
+  size_t newlines = 0;
+  for (size_t at = 0; at < text.size(); at += kLineBlock) {
+    by_block.push_back(CountNewlines(text.data() + at, text.data() + std::min(text.size(), at + kLineBlock)));
+    newlines += by_block.back();
+  }
+  return PartsFromBlocks(text, middle, by_block, newlines);
 }
 
 /// Makes a JSON Lines text ready to read: turns its lone carriage returns
