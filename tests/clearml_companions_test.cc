@@ -2,9 +2,11 @@
 /// order of waiting tasks) and the workers file (who runs what, from where).
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "clearml/queues.h"
 #include "clearml/workers.h"
@@ -89,6 +91,82 @@ TEST(ClearmlQueues, TheListingIndexKeepsEachTaskFirstListingOnOneThreadOrTwo) {
     EXPECT_LT(hashed_high, first.size());
     EXPECT_FALSE(now.ListingOf("t-none"));
     EXPECT_FALSE(later.ListingOf("t-none"));
+  }
+}
+
+/// Entries as ClearML writes them, `{"task": "<ID>", "added": "<time>"}`,
+/// are read off their text; written any other way, by the parser. Mixed at
+/// random in one file, every task is found at its first listing either way.
+RC_GTEST_PROP(ClearmlQueues, EntriesAsClearmlWritesThemAreReadAsAnyOther, ()) {
+  const auto forms = *rc::gen::container<std::vector<int>>(rc::gen::inRange(0, 8));
+  const auto tasks = *rc::gen::container<std::vector<int>>(forms.size(), rc::gen::inRange(0, 12));
+  const auto split = *rc::gen::inRange<size_t>(0, forms.size() + 1);
+  std::unordered_map<std::string, Listing> first;
+  std::string text = "[";
+  uint32_t position[2] = {0, 0};
+  for (size_t i = 0; i < forms.size(); ++i) {
+    const uint32_t queue = i < split || split == 0 ? 0 : 1;  // the queues' places in the file
+    if (i == 0 || i == split) {
+      text += std::string(i == 0 ? "" : "]}, ") + "{\"id\": \"q" + std::to_string(queue) + "\", \"name\": \"Q" +
+              std::to_string(queue) + "\", \"entries\": [";
+    } else {
+      text += ", ";
+    }
+    const std::string id = "7fee3b89592d13a88e54a4f1ad1dbe" + std::to_string(10 + tasks[i]);
+    const std::string added = "2026-11-29T00:00:22.000000+00:00";
+    switch (forms[i]) {
+      case 0: text += "{\"task\": \"" + id + "\", \"added\": \"" + added + "\"}"; break;
+      case 1: text += "{\"task\":\"" + id + "\",\"added\":\"" + added + "\"}"; break;
+      case 2: text += "{\"added\": \"" + added + "\", \"task\": \"" + id + "\"}"; break;
+      case 3: text += "{\"task\": {\"id\": \"" + id + "\", \"name\": \"n\"}, \"added\": \"" + added + "\"}"; break;
+      case 4: text += "{\"task\": \"" + id + "\"}"; break;
+      case 5: text += "{\"task\": \"" + id + "\", \"added\": \"a \\\"quoted\\\" time\"}"; break;
+      case 6: text += "{\"task\": \"" + id + "\", \"added\": \"\"}"; break;
+      default: text += "{\"task\": \"" + id.substr(0, 30) + "\\u0031" + id.substr(31) + "\", \"added\": \"" + added + "\"}"; break;
+    }
+    const std::string task = forms[i] == 7 ? id.substr(0, 30) + "1" + id.substr(31) : id;
+    first.try_emplace(task, Listing{queue, ++position[queue]});
+  }
+  text += forms.empty() ? "]" : "]}]";
+  const QueueList list = ReadQueuesText(text, "queues.json");
+  RC_ASSERT(!list.unusable);
+  for (const auto& [id, listing] : first) {
+    const auto found = list.ListingOf(id);
+    RC_ASSERT(found.has_value());
+    RC_ASSERT(found->queue == listing.queue);
+    RC_ASSERT(found->position == listing.position);
+  }
+  RC_ASSERT(list.queues.size() == (forms.empty() ? 0u : split == 0 || split == forms.size() ? 1u : 2u));
+}
+
+/// What follows an entry written as ClearML writes them is checked as
+/// after any other: an entry read off its text is not taken on trust.
+TEST(ClearmlQueues, WhatFollowsAnEntryReadOffItsTextIsChecked) {
+  const std::string head = R"([{"id": "a", "name": "A", "entries": [)";
+  for (const std::string& rest : {std::string("}]}]"), std::string(" {\"task\": \"t2\"}]}]"), std::string(", ]}]"),
+                                  std::string(""), std::string("]}"), std::string(":]}]")}) {
+    SCOPED_TRACE(rest);
+    // The same entry written so that the parser reads it says the same.
+    const QueueList list = ReadQueuesText(head + R"({"task": "t1", "added": "x"})" + rest, "queues.json");
+    const QueueList parsed = ReadQueuesText(head + R"({"task":  "t1", "added": "x"})" + rest, "queues.json");
+    EXPECT_TRUE(list.unusable);
+    ASSERT_EQ(list.findings.size(), 1u);
+    ASSERT_EQ(parsed.findings.size(), 1u);
+    EXPECT_EQ(list.findings[0].code, parsed.findings[0].code);
+    EXPECT_EQ(list.findings[0].message, parsed.findings[0].message);
+    EXPECT_EQ(list.findings[0].mark.line, parsed.findings[0].mark.line);
+  }
+  // Entries that start as ClearML writes them and go wrong later; a
+  // control character in a string, stage 1's to find whoever reads the entry.
+  for (const std::string& written :
+       {std::string(R"({"task": "t1", "added": "x" "y"})"), std::string(R"({"task": "t1", "added": "x", })"),
+        std::string(R"({"task": "t1", "added": "x": 1})"), std::string(R"({"task": "t1", "added": "x"])"),
+        std::string(R"({"task": "t1", "added": "a)") + "\t" + "b\"}",
+        std::string(R"({"added": "a)") + "\t" + R"(b", "task": "t1"})"}) {
+    SCOPED_TRACE(written);
+    const QueueList list = ReadQueuesText(head + written + "]}]", "queues.json");
+    EXPECT_TRUE(list.unusable);
+    ASSERT_EQ(list.findings.size(), 1u);
   }
 }
 

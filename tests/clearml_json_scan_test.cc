@@ -1,5 +1,6 @@
-/// The document scanner's search for where an object or array ends: 16
-/// bytes at a time (BracketsEndFast) as a byte at a time (BracketsEndScalar),
+/// The document scanner's search for where an object or array ends: 64
+/// bytes at a time (BracketsEndFast, with SSE2 or AVX-512) as a byte at a
+/// time (BracketsEndScalar),
 /// on random and hostile text, from every bracket, with every end.
 
 #include "clearml/json_scan.h"
@@ -25,6 +26,18 @@ std::string Describe(const BracketsEnd& e, const char* base) {
          std::string(1, e.expected) + "'";
 }
 
+using Scan = BracketsEnd (*)(const char*, const char*, bool*);
+
+/// The fast searches this processor can run: the one the scanner takes,
+/// SSE2's, and AVX-512's where the processor has it.
+std::vector<std::pair<std::string, Scan>> FastScans() {
+  std::vector<std::pair<std::string, Scan>> scans{{"fast", &BracketsEndFast}, {"sse2", &BracketsEndSse2}};
+  if (BracketsEndAvx512Built() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) {
+    scans.emplace_back("avx512", &BracketsEndAvx512);
+  }
+  return scans;
+}
+
 /// Both searches from every '{' and '[' of `text`, ending at every length
 /// from `min_end` on (the text is copied to its own buffer each time, so that
 /// a read past the end is a fault under the sanitizers).
@@ -35,14 +48,17 @@ void ExpectAlike(std::string_view text, size_t min_end = 0) {
     for (size_t at = 0; at < end; ++at) {
       if (owned[at] != '{' && owned[at] != '[') continue;
       const BracketsEnd slow = BracketsEndScalar(base + at, base + end);
-      bool line_breaks = false;
-      const BracketsEnd fast = BracketsEndFast(base + at, base + end, &line_breaks);
-      ASSERT_EQ(Describe(fast, base), Describe(slow, base)) << "from " << at << " to " << end << " in: " << owned;
-      // Never told "no line breaks" over an extent that has one.
-      if (slow.outcome == BracketsEnd::kClosed &&
-          std::string_view(base + at, static_cast<size_t>(slow.at - (base + at)) + 1).find_first_of("\r\n") !=
-              std::string_view::npos) {
-        ASSERT_TRUE(line_breaks) << "from " << at << " to " << end << " in: " << owned;
+      for (const auto& [name, scan] : FastScans()) {
+        bool line_breaks = false;
+        const BracketsEnd fast = scan(base + at, base + end, &line_breaks);
+        ASSERT_EQ(Describe(fast, base), Describe(slow, base))
+            << name << " from " << at << " to " << end << " in: " << owned;
+        // Never told "no line breaks" over an extent that has one.
+        if (slow.outcome == BracketsEnd::kClosed &&
+            std::string_view(base + at, static_cast<size_t>(slow.at - (base + at)) + 1).find_first_of("\r\n") !=
+                std::string_view::npos) {
+          ASSERT_TRUE(line_breaks) << name << " from " << at << " to " << end << " in: " << owned;
+        }
       }
     }
   }
@@ -66,6 +82,24 @@ TEST(ClearmlJsonScan, HostileDocuments) {
       std::string("{\"nul\": \"\0}\", \"\0\"}", 18),
   };
   for (const std::string& text : cases) ExpectAlike(text);
+}
+
+TEST(ClearmlJsonScan, NestedDeeperThanTheStackOfClosers) {
+  // The fast search keeps 256 closers; deeper, it hands over to the scalar
+  // one, which finds the same end, mismatch or string left open.
+  for (const size_t depth : {size_t{254}, size_t{255}, size_t{256}, size_t{257}, size_t{600}}) {
+    const std::string opens = [&] {
+      std::string text;
+      for (size_t i = 0; i < depth; ++i) text += i % 3 == 0 ? "[" : "{\"k\": ";
+      return text;
+    }();
+    std::string closes;
+    for (size_t i = depth; i-- > 0;) closes += i % 3 == 0 ? "]" : "}";
+    for (const std::string& text : {opens + "1" + closes + ", 2", opens + "1" + closes.substr(0, depth / 2) + "]}",
+                                     opens + "\"open", opens + "1" + closes.substr(0, depth - 1)}) {
+      ExpectAlike(text, text.size() - 2);
+    }
+  }
 }
 
 TEST(ClearmlJsonScan, EscapesAtEveryPlaceOfABlock) {

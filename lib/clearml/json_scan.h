@@ -35,7 +35,14 @@ BracketsEnd BracketsEndScalar(const char* start, const char* end);
 /// block taken in order from one mask. With `line_breaks`, it is also told
 /// whether a line feed or carriage return may lie in the extent (never false
 /// when one does), so that the scanner counts lines only where there are some.
+/// It reads 64 bytes at a time with AVX-512 where the processor has it.
 BracketsEnd BracketsEndFast(const char* start, const char* end, bool* line_breaks = nullptr);
+/// BracketsEndFast with SSE2 alone (a byte at a time without it), and with
+/// AVX-512, callable only where the processor has it and this build has it
+/// (BracketsEndAvx512Built()): each is checked against the scalar scan.
+BracketsEnd BracketsEndSse2(const char* start, const char* end, bool* line_breaks = nullptr);
+BracketsEnd BracketsEndAvx512(const char* start, const char* end, bool* line_breaks = nullptr);
+bool BracketsEndAvx512Built();
 
 class JsonScanner {
  public:

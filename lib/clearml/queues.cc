@@ -9,6 +9,7 @@
 #include "util/input_file.h"
 #include "util/input_limits.h"
 #include "util/joined_thread.h"
+#include "util/quote_search.h"
 
 namespace rescfg::clearml {
 
@@ -91,8 +92,27 @@ error_code QueueString(od::value value, std::string_view key, TextArena* arena, 
   return simdjson::SUCCESS;
 }
 
+/// The task ID of a queue entry at `p` written as ClearML writes them,
+/// `{"task": "<ID>", "added": "<time>"}` without escapes, read off its text:
+/// what the parser would find, at a fraction of the cost (a snapshot lists a
+/// million). Empty when the entry is written any other way: the parser
+/// reads it. Strings' UTF-8 and control characters are stage 1's to check.
+std::string_view PlainEntryTask(const char* p, const char* end) {
+  constexpr std::string_view kTask = "{\"task\": \"", kAdded = "\", \"added\": \"";
+  auto follows = [&](const char* at, std::string_view what) {
+    return std::string_view(at, static_cast<size_t>(end - at)).starts_with(what);
+  };
+  if (!follows(p, kTask)) return {};
+  const char* id = p + kTask.size();
+  const char* id_end = QuoteOrBackslash(id, end);
+  if (id_end == id || !follows(id_end, kAdded)) return {};
+  const char* added_end = QuoteOrBackslash(id_end + kAdded.size(), end);
+  if (!follows(added_end, "\"}")) return {};
+  return {id, static_cast<size_t>(id_end - id)};
+}
+
 /// The `entries` of queue `index`: `{task, added}` objects, in queue order.
-error_code Entries(od::value value, uint32_t index, TextArena* arena,
+error_code Entries(od::value value, uint32_t index, TextArena* arena, const char* text_end,
                    std::vector<std::pair<std::string_view, Listing>>* listings, Queue* queue, Problem* problem) {
   od::json_type type;
   if (auto error = value.type().get(type)) return error;
@@ -106,6 +126,10 @@ error_code Entries(od::value value, uint32_t index, TextArena* arena,
     od::value entry;
     if (auto error = element.get(entry)) return error;
     const char* at = entry.raw_json_token().data();
+    if (const std::string_view id = PlainEntryTask(at, text_end); !id.empty()) {
+      listings->push_back({id, {index, ++queue->entries}});  // left unread: the parser steps over it
+      continue;
+    }
     od::object object;
     if (entry.get_object().get(object)) {
       *problem = {simdjson::SUCCESS, at, "a queue entry must be an object {task, added}"};
@@ -148,6 +172,7 @@ QueueList ReadQueuesText(PaddedText text, const std::string& file, bool index) {
   list.text_ = std::make_unique<PaddedText>(std::move(text));
   list.arena_ = std::make_unique<TextArena>();
   TextArena* arena = list.arena_.get();
+  const char* text_end = list.text_->text.data() + list.text_->size;
   std::vector<std::pair<std::string_view, Listing>> listings;
   // Room for an entry every 64 bytes, about what {task, added} takes: the
   // list is not regrown (copied, in fresh pages) on the way.
@@ -166,7 +191,7 @@ QueueList ReadQueuesText(PaddedText text, const std::string& file, bool index) {
         if (key == "id" || key == "name") {
           error = QueueString(field_value, key, arena, key == "id" ? &queue.id : &queue.name, &problem);
         } else if (key == "entries") {
-          error = Entries(field_value, index, arena, &listings, &queue, &problem);
+          error = Entries(field_value, index, arena, text_end, &listings, &queue, &problem);
         } else {
           error = json::Skip(field_value, 2);
         }
