@@ -12,7 +12,7 @@ SCENARIO=$SRC/testdata/schedule/clearml-worked-example
 # --- Out of memory: a clear error and exit 2, under ulimit -v -------------
 # (skipped under AddressSanitizer, whose shadow memory alone is past any
 # such limit; the plain run of the suite holds these checks)
-if grep -qa __asan_init "$RESCFG"; then
+if grep -qa -e __asan_init -e __tsan_init "$RESCFG"; then
   echo "out of memory under ulimit -v: skipped (sanitized binary)"
 else
 # /dev/zero as an input grows its buffer up to the limit of that input;

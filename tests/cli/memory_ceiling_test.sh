@@ -6,7 +6,7 @@ set -u
 source "$(dirname "$0")/harness.sh" "$@"
 [ -x /usr/bin/time ] || { echo "memory ceiling: skipped (no /usr/bin/time)"; exit 0; }
 # AddressSanitizer's shadow memory and quarantine are no measure of rescfg's.
-grep -qa __asan_init "$RESCFG" && { echo "memory ceiling: skipped (sanitized binary)"; exit 0; }
+grep -qa -e __asan_init -e __tsan_init "$RESCFG" && { echo "memory ceiling: skipped (sanitized binary)"; exit 0; }
 QUICK=${RESCFG_TEST_QUICK:-0}
 JOBS=$([ "$QUICK" = 1 ] && echo 50000 || echo 200000)
 

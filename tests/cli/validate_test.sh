@@ -143,8 +143,8 @@ lacks "$tmp/err" "terminate"
 lacks "$tmp/err" "Sanitizer"
 
 # Memory stays bounded on the largest accepted input (skipped under
-# AddressSanitizer, which reserves terabytes of address space).
-if ! ldd "$rescfg" 2>/dev/null | grep -q asan && ! grep -qa __asan_init "$rescfg"; then
+# the sanitizers, which reserve terabytes of address space).
+if ! ldd "$rescfg" 2>/dev/null | grep -q asan && ! grep -qa -e __asan_init -e __tsan_init "$rescfg"; then
   python3 -c 'import sys; sys.stdout.write("apiVersion: rescfg/v1\nkind: ResourceConfiguration\npools: [" + "1," * 520000 + "1]\n")' >"$tmp/wide.yaml"
   (ulimit -v 1048576; timeout 10 "$rescfg" validate "$tmp/wide.yaml" >"$tmp/out" 2>"$tmp/err")
   [ $? -eq 2 ] || fail "1 MB flow list under a 1 GiB memory limit did not exit 2: $(head -c 300 "$tmp/err")"
