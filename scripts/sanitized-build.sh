@@ -5,11 +5,7 @@
 # instead of compiling the code twice.
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/install-deps.sh
 BUILD=${FUZZ_BUILD_DIR:-build-san}
-if [ ! -f "$BUILD/build.ninja" ]; then
-  CC=clang CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
-    -DRESCFG_SANITIZE=ON -DRESCFG_FUZZ=ON -DRESCFG_BUILD_BENCHMARKS=OFF >/dev/null
-fi
-cmake --build "$BUILD" -j "$(nproc)"
+sh scripts/clang-build.sh "$BUILD" -DCMAKE_BUILD_TYPE=Sanitize -DRESCFG_SANITIZE=ON -DRESCFG_FUZZ=ON \
+  -DRESCFG_BUILD_BENCHMARKS=OFF
 cmake --build "$BUILD" -j "$(nproc)" --target fuzz

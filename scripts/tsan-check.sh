@@ -7,14 +7,9 @@
 # every submission.
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/install-deps.sh
 BUILD=${TSAN_BUILD_DIR:-build-tsan}
-if [ ! -f "$BUILD/build.ninja" ]; then
-  CC=clang CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
-    -DRESCFG_BUILD_BENCHMARKS=OFF >/dev/null
-fi
-cmake --build "$BUILD" -j "$(nproc)"
+sh scripts/clang-build.sh "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS=-fsanitize=thread \
+  -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DRESCFG_BUILD_BENCHMARKS=OFF
 # A race found makes the test that found it fail (ThreadSanitizer's exit code).
 TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1} RESCFG_TEST_QUICK=1 \
   ctest --test-dir "$BUILD" --output-on-failure -j "$(nproc)" -LE documents
