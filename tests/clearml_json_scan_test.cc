@@ -32,7 +32,7 @@ using Scan = BracketsEnd (*)(const char*, const char*, bool*);
 /// SSE2's, and AVX-512's where the processor has it.
 std::vector<std::pair<std::string, Scan>> FastScans() {
   std::vector<std::pair<std::string, Scan>> scans{{"fast", &BracketsEndFast}, {"sse2", &BracketsEndSse2}};
-  if (BracketsEndAvx512Built() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) {
+  if (BracketsEndAvx512Usable()) {
     scans.emplace_back("avx512", &BracketsEndAvx512);
   }
   return scans;

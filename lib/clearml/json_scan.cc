@@ -87,10 +87,15 @@ BracketsEnd BracketsEndSse2(const char* start, const char* end, bool* line_break
   });
 }
 
-BracketsEnd BracketsEndFast(const char* start, const char* end, bool* line_breaks) {
-  static const bool avx512 =
+bool BracketsEndAvx512Usable() {
+  static const bool usable =
       BracketsEndAvx512Built() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-  return avx512 ? BracketsEndAvx512(start, end, line_breaks) : BracketsEndSse2(start, end, line_breaks);
+  return usable;
+}
+
+BracketsEnd BracketsEndFast(const char* start, const char* end, bool* line_breaks) {
+  return BracketsEndAvx512Usable() ? BracketsEndAvx512(start, end, line_breaks)
+                                   : BracketsEndSse2(start, end, line_breaks);
 }
 
 #else
@@ -99,6 +104,8 @@ BracketsEnd BracketsEndSse2(const char* start, const char* end, bool* line_break
   if (line_breaks != nullptr) *line_breaks = true;
   return BracketsEndScalar(start, end);
 }
+
+bool BracketsEndAvx512Usable() { return false; }
 
 BracketsEnd BracketsEndFast(const char* start, const char* end, bool* line_breaks) {
   return BracketsEndSse2(start, end, line_breaks);

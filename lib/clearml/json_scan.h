@@ -38,10 +38,13 @@ BracketsEnd BracketsEndScalar(const char* start, const char* end);
 /// It reads 64 bytes at a time with AVX-512 where the processor has it.
 BracketsEnd BracketsEndFast(const char* start, const char* end, bool* line_breaks = nullptr);
 /// BracketsEndFast with SSE2 alone (a byte at a time without it), and with
-/// AVX-512, callable only where the processor has it and this build has it
-/// (BracketsEndAvx512Built()): each is checked against the scalar scan.
+/// AVX-512, callable only where BracketsEndAvx512Usable(): each is checked
+/// against the scalar scan.
 BracketsEnd BracketsEndSse2(const char* start, const char* end, bool* line_breaks = nullptr);
 BracketsEnd BracketsEndAvx512(const char* start, const char* end, bool* line_breaks = nullptr);
+/// Whether this build has the AVX-512 scan (BracketsEndAvx512Built) and the
+/// processor runs it.
+bool BracketsEndAvx512Usable();
 bool BracketsEndAvx512Built();
 
 class JsonScanner {
