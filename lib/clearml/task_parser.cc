@@ -10,27 +10,6 @@ namespace rescfg::clearml {
 
 namespace {
 
-TaskKey TaskKeyOf(std::string_view key) {
-  switch (key.size()) {
-    case 2: if (key == "id") return TaskKey::kId; break;
-    case 4: if (key == "name") return TaskKey::kName; break;
-    case 6: if (key == "status") return TaskKey::kStatus; break;
-    case 7:
-      if (key == "runtime") return TaskKey::kParamRoot;
-      if (key == "started") return TaskKey::kStarted;
-      break;
-    case 9: if (key == "execution") return TaskKey::kExecution; break;
-    case 11: if (key == "hyperparams") return TaskKey::kParamRoot; break;
-    case 13: if (key == "configuration") return TaskKey::kParamRoot; break;
-    case 14:
-      if (key == "status_changed") return TaskKey::kStatusChanged;
-      if (key == "status_message") return TaskKey::kStatusMessage;
-      break;
-    default: break;
-  }
-  return TaskKey::kOther;
-}
-
 /// The ID a task's text starts with: `{"id": "..."` (blanks allowed between
 /// the tokens), an ID of at most 64 bytes and no escape (its text is then
 /// the ID itself); empty otherwise.
@@ -153,6 +132,26 @@ error_code TaskParser::Execution(od::value value, JobEntry* entry) {
   });
 }
 
+void TaskParser::Take(const TaskText& text, JobEntry* entry) {
+  auto keep = [&](std::string_view s) { return in_place_ ? s : arena_->Keep(s); };
+  if (text.id) {
+    entry->id = keep(*text.id);
+    if (lookups_.queues && !(ahead_ != nullptr && *entry->id == ahead_->id)) {
+      hashed_id_ = *entry->id;
+      id_hash_ = HashText(hashed_id_);
+    }
+  }
+  if (text.name) entry->name = keep(*text.name);
+  if (text.status) {
+    status_seen_ = true;
+    status_ = *text.status;  // compared before the next task is read
+  }
+  if (text.status_changed) entry->enqueued = keep(*text.status_changed);
+  if (text.started) entry->started = keep(*text.started);
+  if (text.status_message) status_message_ = *text.status_message;
+  if (text.queue) queue_.id = keep(*text.queue);
+}
+
 void TaskParser::Finish(JobEntry* entry) {
   entry->clearml_task = true;
   if (status_mistyped_) {
@@ -262,6 +261,17 @@ error_code TaskParser::Read(json::ParseSpan span, JobEntry* entry, const char** 
   seen_ = 0;
   hashed_id_ = {};
   capture_.Reset();
+  if (text_first_) {
+    // Most tasks: read off their text; the parser reads the others.
+    TaskText text;
+    if (ReadTaskText(span.text, query_, capture_, &text)) {
+      Take(text, entry);
+      Finish(entry);
+      capture_.Collect(&entry->params, arena_);
+      return simdjson::SUCCESS;
+    }
+    capture_.Reset();
+  }
   od::document doc;
   bool iterated = false;
   auto read = [&]() -> error_code {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "clearml/queues.h"
+#include "clearml/task_text.h"
 #include "clearml/tasks.h"
 #include "clearml/workers.h"
 #include "jobs/job.h"
@@ -80,10 +81,6 @@ struct ListingAhead {
   std::optional<Listing> listing;
 };
 
-enum class TaskKey : uint8_t {
-  kId, kName, kStatus, kStatusChanged, kExecution, kParamRoot, kStarted, kStatusMessage, kOther
-};
-
 /// Reads task objects into entries; one per thread.
 class TaskParser {
  public:
@@ -104,6 +101,9 @@ class TaskParser {
   void LookAhead(const std::string_view* texts, size_t count, ListingAhead* out) const;
   /// JSON Lines: a malformed line is an invalid entry, as in a jobs file.
   void ReadLine(json::ParseSpan line, JobEntry* entry);
+  /// Whether tasks are first read off their text (ReadTaskText); off, the
+  /// parser reads every task (tests compare the two).
+  void set_text_first(bool on) { text_first_ = on; }
 
  private:
   error_code Field(TaskKey key, std::string_view name, od::value value, JobEntry* entry);
@@ -115,6 +115,8 @@ class TaskParser {
     *out = text;
     return simdjson::SUCCESS;
   }
+  /// Takes what ReadTaskText found, as Field takes what the parser finds.
+  void Take(const TaskText& text, JobEntry* entry);
   void Finish(JobEntry* entry);
   /// Why an `{id, name}` reference cannot be taken: the queues file gives
   /// its ID another name, or its name another ID ("" when it agrees, or
@@ -131,6 +133,7 @@ class TaskParser {
   TextArena* arena_;
   od::parser parser_;
   bool in_place_ = false;
+  bool text_first_ = true;
   const char* text_end_ = nullptr;  ///< of the task's text, for SkipQuick
   // The task being read.
   std::string_view status_;
