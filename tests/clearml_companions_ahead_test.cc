@@ -1,7 +1,7 @@
-/// A snapshot's companions read ahead (while a command loads its
-/// configuration): the snapshot is the one read in turn, whichever thread
-/// gets to each piece of work first, and companions read for other files
-/// are not used.
+/// A snapshot's files read ahead (while a command loads its configuration):
+/// the tasks found and the companions read; the snapshot is the one read in
+/// turn, whichever thread gets to each piece of work first, and what was
+/// read for other files is not used.
 
 #include <gtest/gtest.h>
 
@@ -72,6 +72,7 @@ TEST(CompanionsAhead, TheSnapshotIsTheOneReadInTurn) {
     size_t tasks, listed;
     const char* queues;   ///< "": none given; "broken": a file that is no queues list
     const char* workers;  ///< "": none given; "missing": a path with no file
+    const char* form = "response";  ///< of the tasks file: "array", "lines", "broken", "missing" too
   };
   const std::vector<Case> cases = {
       {"both companions", 50, 40, "ok", "ok"},
@@ -82,10 +83,24 @@ TEST(CompanionsAhead, TheSnapshotIsTheOneReadInTurn) {
       {"workers only", 50, 40, "", "ok"},
       {"an unusable queues file", 50, 40, "broken", "ok"},
       {"a workers file that is not there", 50, 40, "ok", "missing"},
+      {"an array of tasks", 50, 40, "ok", "ok", "array"},
+      {"tasks as JSON Lines", 50, 40, "ok", "ok", "lines"},
+      {"a tasks document with a syntax error", 50, 40, "ok", "ok", "broken"},
+      {"a tasks file that is not there", 50, 40, "ok", "ok", "missing"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.what);
-    const std::string tasks = Write(dir, "tasks.json", Tasks(c.tasks));
+    const std::string form = c.form;
+    std::string text = Tasks(c.tasks);
+    if (form == "array" || form == "lines") {
+      text = text.substr(text.find('['), text.rfind(']') - text.find('[') + 1);
+      if (form == "lines") {
+        text = text.substr(1, text.size() - 2);
+        for (size_t at = 0; (at = text.find("}}, {", at)) != std::string::npos;) text.replace(at, 5, "}}\n{");
+      }
+    }
+    if (form == "broken") text.replace(text.find("}, {", text.size() / 2), 4, "},, {");
+    const std::string tasks = form == "missing" ? dir.file("no-tasks.json") : Write(dir, "tasks.json", text);
     std::string queues, workers;
     if (std::string(c.queues) == "ok") queues = Write(dir, "queues.json", Queues(c.listed));
     if (std::string(c.queues) == "broken") queues = Write(dir, "queues.json", R"([{"id": 5}])");
@@ -96,6 +111,9 @@ TEST(CompanionsAhead, TheSnapshotIsTheOneReadInTurn) {
     for (int run = 0; run < 2; ++run) {
       CompanionsAhead ahead(files);
       EXPECT_EQ(Outcome(LoadClearmlSnapshot(files, paths, &config, nullptr, {}, &ahead), config), in_turn);
+    }
+    if (form == "broken" || form == "missing") {
+      EXPECT_EQ(in_turn[in_turn.size() - 2], "unusable");
     }
   }
 }
@@ -110,7 +128,9 @@ TEST(CompanionsAhead, ReadForOtherFilesTheyAreNotUsed) {
   const std::string workers = Write(dir, "workers.json", kWorkers);
   const SnapshotFiles files{tasks, twenty, workers};
   const std::vector<std::string> in_turn = Outcome(LoadClearmlSnapshot(files, paths, &config), config);
-  for (const SnapshotFiles& other : {SnapshotFiles{tasks, ten, workers}, SnapshotFiles{tasks, twenty, ""}}) {
+  const std::string other_tasks = Write(dir, "other-tasks.json", Tasks(5));
+  for (const SnapshotFiles& other : {SnapshotFiles{tasks, ten, workers}, SnapshotFiles{tasks, twenty, ""},
+                                     SnapshotFiles{other_tasks, twenty, workers}}) {
     CompanionsAhead ahead(other);
     EXPECT_EQ(Outcome(LoadClearmlSnapshot(files, paths, &config, nullptr, {}, &ahead), config), in_turn);
   }

@@ -13,17 +13,18 @@ namespace rescfg::clearml {
 
 CompanionsAhead::CompanionsAhead(const SnapshotFiles& files)
     : files_(files), reader_([this] {
-        {
-          struct Read {  // however the read ends
-            std::latch& done;
-            ~Read() { done.count_down(); }
-          } read{queues_read_};
-          if (!files_.queues.empty()) queues_ = ReadQueuesFile(files_.queues, false);
-        }
+        tasks_.Find();
         Help(&workers_);
       }) {}
 
 bool CompanionsAhead::Help(WorkerList* workers) {
+  if (!queues_taken_.exchange(true)) {
+    struct Read {  // however the read ends
+      std::latch& done;
+      ~Read() { done.count_down(); }
+    } read{queues_read_};
+    if (!files_.queues.empty()) queues_ = ReadQueuesFile(files_.queues, false);
+  }
   const bool took = !workers_taken_.exchange(true);
   if (took && !files_.workers.empty()) *workers = ReadWorkersFile(files_.workers);
   queues_read_.wait();
@@ -41,10 +42,11 @@ Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::
     ahead = nullptr;  // read for other files
   }
   // The queues file, the biggest companion, is read on a thread of its own
-  // (unless it was read ahead) while this one reads the tasks file and finds
-  // its tasks; the workers file by whichever of the two is done first. The
-  // tasks' parse waits for both, and the queues' listings are indexed on
-  // both threads meanwhile.
+  // while this one reads the tasks file and finds its tasks; the workers
+  // file by whichever of the two is done first. The tasks' parse waits for
+  // both, and the queues' listings are indexed on both threads meanwhile.
+  // Read ahead, the tasks were being found while the configuration loaded,
+  // and this thread takes the companions' work that is left.
   std::atomic<bool> workers_taken{false};
   auto read_workers = [&] {
     if (!workers_taken.exchange(true) && !files.workers.empty()) snapshot.workers = ReadWorkersFile(files.workers);
@@ -81,7 +83,9 @@ Snapshot LoadClearmlSnapshot(const SnapshotFiles& files, const std::vector<std::
     return {files.queues.empty() ? nullptr : &snapshot.queues, files.workers.empty() ? nullptr : &snapshot.workers,
             handovers};
   };
-  snapshot.jobs = LoadClearmlTasksFile(files.tasks, ready, param_paths, resolve_against);
+  if (ahead != nullptr) read_companions();
+  snapshot.jobs =
+      LoadClearmlTasksFile(files.tasks, ready, param_paths, resolve_against, ahead != nullptr ? &ahead->tasks_ : nullptr);
   read_companions();  // also when the tasks file was unusable before it needed them
   if (!snapshot.jobs.unusable) NearMissWarnings(&snapshot.jobs);
   for (const auto* part : {&snapshot.jobs.findings, &snapshot.queues.findings, &snapshot.workers.findings}) {

@@ -12,6 +12,7 @@
 
 #include "clearml/handovers.h"
 #include "clearml/queues.h"
+#include "clearml/tasks.h"
 #include "clearml/workers.h"
 #include "config/model.h"
 #include "jobs/job.h"
@@ -35,11 +36,14 @@ struct Snapshot {
   bool unusable = false;
 };
 
-/// The companions of a snapshot (its queues and workers files) read ahead,
-/// on a thread of their own, from when this is made: neither depends on the
-/// configuration, so a command starts them before it loads its own and
-/// LoadClearmlSnapshot takes them as read. Their findings are the
-/// snapshot's: nothing is said of them unless the snapshot is loaded.
+/// A snapshot's files read ahead, from when this is made, on a thread of
+/// their own: its tasks file read and its tasks found (TasksAhead), then
+/// its companions (its queues and workers files), those of them that the
+/// command's thread has not taken once done with its configuration. None of
+/// it depends on the configuration, so a command starts this before it
+/// loads its own, and LoadClearmlSnapshot takes them as read. Their findings
+/// are the snapshot's: nothing is said of them unless the snapshot is
+/// loaded.
 class CompanionsAhead {
  public:
   explicit CompanionsAhead(const SnapshotFiles& files);
@@ -49,15 +53,18 @@ class CompanionsAhead {
  private:
   friend Snapshot LoadClearmlSnapshot(const SnapshotFiles&, const std::vector<std::string>&, const Config*,
                                       const Handovers*, const std::vector<const Config*>&, CompanionsAhead*);
-  /// The rest of the work, by whichever thread is free (the reader's, or the
-  /// snapshot's once its tasks are found): the workers file when nobody has
-  /// taken it (true when this call read it into `*workers`), then each part
+  /// The companions' work, by whichever thread is free (the reader's once
+  /// the tasks are found, or the snapshot's once the configuration is
+  /// loaded): the queues file and the workers file when nobody has taken them
+  /// (true when this call read the workers into `*workers`), then each part
   /// of the queues' listing index nobody has.
   bool Help(WorkerList* workers);
 
   SnapshotFiles files_;
+  TasksAhead tasks_{files_.tasks};
   QueueList queues_;
   WorkerList workers_;                  ///< when the reader took them
+  std::atomic<bool> queues_taken_{false};
   std::atomic<bool> workers_taken_{false};
   std::array<std::atomic<bool>, 2> part_taken_{};
   std::latch queues_read_{1};           ///< the queues file is read (or failed)

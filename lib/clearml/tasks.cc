@@ -10,6 +10,7 @@
 
 #include "clearml/json_scan.h"
 #include "clearml/response.h"
+#include "clearml/task_document.h"
 #include "clearml/task_parser.h"
 #include "jobs/job_fields.h"
 #include "jobs/json_lines.h"
@@ -25,305 +26,6 @@
 namespace rescfg::clearml {
 
 namespace {
-
-/// Fewer tasks than this left to a thread are not split with the other.
-constexpr size_t kLeastTaken = 4 * json::kBatchEntries;
-
-/// One task of a document: its text and where it starts.
-struct TaskSpan {
-  std::string_view text;
-  Mark mark;
-};
-
-/// The two document forms: a response (`data.tasks`) or an array. The
-/// scanner finds each task's extent; simdjson parses the tasks one by one
-/// and, standing alone, every other value of the document, so that all of
-/// it is checked.
-class DocumentReader {
- public:
-  /// With `resolve_against`, the tasks are resolved as they are parsed.
-  DocumentReader(std::string_view text, const ParamQuery& query, const CompanionsReady& ready, LoadedJobs* out,
-                 const Config* resolve_against)
-      : text_(text), scan_(text), query_(query), ready_(ready), out_(out), resolve_against_(resolve_against) {}
-
-  /// False when the document is unusable (the finding is in `out`).
-  bool Read();
-
- private:
-  bool Response();
-  bool Data();
-  bool Tasks();
-  bool ParseTasks();
-  /// Parses a value that is not a task on its own; `meta` also tells
-  /// whether the response is an error.
-  bool CheckValue(std::string_view value, Mark mark, std::string* error_response);
-  bool ReadKey(std::string* key);
-  /// Where simdjson stopped inside a value that starts at `mark`.
-  Mark Within(std::string_view value, Mark mark, const char* at) const;
-  bool Fail(const char* code, Mark mark, std::string message) {
-    out_->findings.push_back({code, Severity::kError, out_->file, mark, "", std::move(message), ""});
-    return false;
-  }
-  /// A key the response gives twice: JSON readers disagree on which one
-  /// counts (the first, the last), so the response is not taken at all.
-  bool Repeated(const std::string& key, Mark mark) {
-    return Fail("duplicate-key", mark, "the response gives '" + key + "' twice; readers disagree on which counts");
-  }
-  bool SyntaxError(std::string message) { return Fail("json-syntax", scan_.Here(), "not valid JSON: " + message); }
-
-  std::string_view text_;
-  JsonScanner scan_;
-  const ParamQuery& query_;
-  const CompanionsReady& ready_;
-  LoadedJobs* out_;
-  const Config* resolve_against_;
-  std::vector<TaskSpan> spans_;
-  od::parser parser_;  ///< for the values that are not tasks
-  std::string copy_;
-};
-
-Mark DocumentReader::Within(std::string_view value, Mark mark, const char* at) const {
-  if (at == nullptr || at < value.data() || at > value.data() + value.size()) return mark;
-  Mark inner = json::MarkAt(value, at);
-  return inner.line == 1 ? Mark{mark.line, mark.column + inner.column - 1} : Mark{mark.line + inner.line - 1, inner.column};
-}
-
-bool DocumentReader::CheckValue(std::string_view value, Mark mark, std::string* error_response) {
-  json::ParseSpan span = json::PaddedSpan(value, text_.data() + text_.size(), &copy_);
-  od::document doc;
-  error_code error = parser_.iterate(span.text.data(), span.text.size(), span.capacity).get(doc);
-  if (!error) error = json::SkipDocument(doc);
-  if (!error && error_response) {
-    od::object meta;
-    if (!parser_.iterate(span.text.data(), span.text.size(), span.capacity).get(doc) && !doc.get_object().get(meta)) {
-      error = ErrorResponse(meta, error_response);
-    }
-  }
-  if (!error) return true;
-  return Fail("json-syntax", mark, json::SyntaxMessage(error));
-}
-
-bool DocumentReader::ReadKey(std::string* key) {
-  std::string_view raw;
-  const Mark mark = scan_.Here();
-  if (!scan_.ReadString(&raw)) return SyntaxError("expected a key in quotes");
-  json::ParseSpan span = json::PaddedSpan(raw, text_.data() + text_.size(), &copy_);
-  od::document doc;
-  std::string_view text;
-  error_code error = parser_.iterate(span.text.data(), span.text.size(), span.capacity).get(doc);
-  if (!error) error = doc.get_string().get(text);
-  if (error) return Fail("json-syntax", mark, json::SyntaxMessage(error));
-  key->assign(text);
-  scan_.SkipSpace();
-  if (!scan_.Consume(':')) return SyntaxError("expected ':' after the key");
-  scan_.SkipSpace();
-  return true;
-}
-
-bool DocumentReader::Tasks() {
-  // Room for a task every 256 bytes (ClearML's take more): a large
-  // snapshot's list is not regrown, copied into fresh pages, on the way.
-  spans_.reserve(text_.size() / 256);
-  scan_.Advance();  // '['
-  scan_.SkipSpace();
-  if (scan_.Consume(']')) return true;
-  for (;;) {
-    scan_.SkipSpace();
-    const Mark mark = scan_.Here();
-    std::string_view value;
-    if (!scan_.SkipValue(&value)) return SyntaxError(scan_.error());
-    spans_.push_back({value, mark});
-    scan_.SkipSpace();
-    if (scan_.Consume(']')) return true;
-    if (!scan_.Consume(',')) return SyntaxError("expected ',' or ']' after a task");
-  }
-}
-
-bool DocumentReader::Data() {
-  if (scan_.Peek() != '{') return Fail("bad-shape", scan_.Here(), "data must be an object");
-  scan_.Advance();
-  bool tasks = false;
-  for (bool first = true;; first = false) {
-    scan_.SkipSpace();
-    if (first && scan_.Consume('}')) break;
-    std::string key;
-    const Mark key_mark = scan_.Here();
-    if (!ReadKey(&key)) return false;
-    if (key == "tasks" && tasks) return Repeated("data.tasks", key_mark);
-    if (key == "tasks") {
-      tasks = true;
-      if (scan_.Peek() != '[') return Fail("bad-shape", scan_.Here(), "data.tasks must be a list of tasks");
-      if (!Tasks()) return false;
-    } else {
-      const Mark mark = scan_.Here();
-      std::string_view value;
-      if (!scan_.SkipValue(&value)) return SyntaxError(scan_.error());
-      if (!CheckValue(value, mark, nullptr)) return false;
-    }
-    scan_.SkipSpace();
-    if (scan_.Consume('}')) break;
-    if (!scan_.Consume(',')) return SyntaxError("expected ',' or '}'");
-  }
-  if (!tasks) return Fail("bad-shape", scan_.Here(), "not a tasks.get_all response: it has no data.tasks list");
-  return true;
-}
-
-bool DocumentReader::Response() {
-  scan_.Advance();  // '{'
-  bool data = false, meta = false;
-  std::string error_response;
-  for (bool first = true;; first = false) {
-    scan_.SkipSpace();
-    if (first && scan_.Consume('}')) break;
-    std::string key;
-    const Mark key_mark = scan_.Here();
-    if (!ReadKey(&key)) return false;
-    if ((key == "data" && data) || (key == "meta" && meta)) return Repeated(key, key_mark);
-    meta = meta || key == "meta";
-    if (key == "data") {
-      data = true;
-      if (!Data()) return false;
-    } else {
-      const Mark mark = scan_.Here();
-      std::string_view value;
-      if (!scan_.SkipValue(&value)) return SyntaxError(scan_.error());
-      const bool meta = key == "meta" && value.substr(0, 1) == "{";
-      if (!CheckValue(value, mark, meta ? &error_response : nullptr)) return false;
-      if (!error_response.empty()) return Fail("error-response", mark, error_response);
-    }
-    scan_.SkipSpace();
-    if (scan_.Consume('}')) break;
-    if (!scan_.Consume(',')) return SyntaxError("expected ',' or '}'");
-  }
-  if (!data) return Fail("bad-shape", {1, 1}, "not a tasks.get_all response: it has no data.tasks list");
-  return true;
-}
-
-bool DocumentReader::Read() {
-  scan_.SkipSpace();
-  const bool array = scan_.Peek() == '[';
-  if (!(array ? Tasks() : Response())) return false;
-  scan_.SkipSpace();
-  if (!scan_.AtEnd()) return SyntaxError(array ? "text after the array of tasks" : "text after the response");
-  return ParseTasks();
-}
-
-bool DocumentReader::ParseTasks() {
-  struct Failure {
-    size_t task = SIZE_MAX;
-    error_code error = simdjson::SUCCESS;
-    const char* at = nullptr;
-  };
-  const char* limit = text_.data() + text_.size();
-  const size_t base = out_->entries.size();
-  // Fills slots[0, to - from) from tasks [from, to); returns how many.
-  auto parse = [&](size_t from, size_t to, TaskParser& parser, JobEntry* slots, size_t first_number,
-                   Failure* failure) -> size_t {
-    std::string copy;
-    // The tasks' listings are looked up a batch ahead (TaskParser::LookAhead).
-    constexpr size_t kAhead = 128;
-    std::array<std::string_view, kAhead> texts;
-    std::array<ListingAhead, kAhead> ahead;
-    for (size_t i = from; i < to; ++i) {
-      if ((i - from) % kAhead == 0) {
-        const size_t count = std::min(kAhead, to - i);
-        for (size_t k = 0; k < count; ++k) texts[k] = spans_[i + k].text;
-        parser.LookAhead(texts.data(), count, ahead.data());
-      }
-      JobEntry& entry = slots[i - from];
-      entry.entry = first_number + (i - from) + 1;
-      entry.mark = spans_[i].mark;
-      bool not_object = false;
-      const char* at = nullptr;
-      const error_code error = parser.Read(json::PaddedSpan(spans_[i].text, limit, &copy), &entry, &at, &not_object,
-                                           &ahead[(i - from) % kAhead]);
-      if (error) {
-        *failure = {i, error, at};
-        return i - from + 1;
-      }
-      if (not_object) {
-        ResetEntry(&entry);
-        entry.invalid = "not a task object: " + Excerpt(spans_[i].text);
-      }
-    }
-    return to - from;
-  };
-  Failure first, second;
-  const bool split = text_.size() >= json::kParallelBytes && spans_.size() >= 2 && std::thread::hardware_concurrency() > 1;
-  const size_t half = split ? spans_.size() / 2 : spans_.size();
-  // The resolution's set-up (its memory, the configuration's directory)
-  // on another core while this one takes the companions and copies what
-  // tasks will point at: the other core has been idle since the companions
-  // were read.
-  std::optional<ResolutionAsRead> set_up;
-  std::optional<JoinedThread> setting_up;
-  if (resolve_against_ != nullptr && split) {
-    setting_up.emplace([&] { set_up.emplace(*resolve_against_, spans_.size(), half); });
-  }
-  const Lookups lookups(ready_(), out_);  // the companions were read meanwhile
-  if (setting_up) setting_up->Join();
-  TaskParser parser(query_, lookups, &JobsArena(out_));
-  if (resolve_against_ != nullptr) {
-    // Each half a batch at a time, resolved at once (ResolutionAsRead); a
-    // thread done with its half takes the back half of what the other has
-    // left (WorkRanges), as a part of its own. When an id repeats, once
-    // more knowing which (a task's slot is its place in the document,
-    // wherever the parts were cut).
-    std::vector<bool> repeated;
-    for (bool done = false; !done;) {
-      if (!set_up) set_up.emplace(*resolve_against_, spans_.size(), half, repeated);
-      ResolutionAsRead& resolution = *set_up;
-      WorkRanges ranges(spans_.size(), half, json::kBatchEntries, kLeastTaken, ResolutionAsRead::kMaxParts);
-      auto read = [&](int thread, TaskParser& reader, Failure* failure) {
-        std::vector<JobEntry> batch(json::kBatchEntries);
-        size_t part = static_cast<size_t>(thread);
-        for (;;) {
-          const WorkRanges::Batch taken = ranges.Next(thread);
-          if (taken.from == taken.to) return;
-          if (taken.new_range) part = resolution.AddPart(taken.from, taken.range_end - taken.from, thread);
-          for (size_t k = 0; k < taken.to - taken.from; ++k) batch[k] = JobEntry();
-          resolution.Resolve(part, batch.data(), parse(taken.from, taken.to, reader, batch.data(), taken.from, failure));
-          if (failure->task != SIZE_MAX) return ranges.Stop(thread);  // the rest of its range is not needed
-        }
-      };
-      TextArena second_arena;
-      {
-        JoinedThread worker([&] {
-          if (!split) return;
-          TaskParser second_parser(query_, lookups, &second_arena);
-          read(1, second_parser, &second);
-        });
-        read(0, parser, &first);
-        worker.Join();
-      }
-      JobsArena(out_).Absorb(std::move(second_arena));
-      if (first.task != SIZE_MAX || second.task != SIZE_MAX) break;  // unusable
-      std::vector<bool> found;
-      if (auto resolved = std::move(resolution).Finish(&found)) {
-        out_->resolved = std::make_shared<ResolvedJobs>(std::move(*resolved));
-        done = true;
-      }
-      repeated = std::move(found);
-      set_up.reset();
-    }
-  } else if (split) {
-    json::InTwoHalves(
-        out_, half, spans_.size() - half, [&](JobEntry* slots) { return parse(0, half, parser, slots, base, &first); },
-        [&](TextArena* arena, JobEntry* slots, size_t first_number) {
-          TaskParser second_parser(query_, lookups, arena);
-          return parse(half, spans_.size(), second_parser, slots, first_number, &second);
-        });
-  } else {
-    ResizePrefaulted(&out_->entries, base + spans_.size());
-    parse(0, spans_.size(), parser, out_->entries.data() + base, base, &first);
-  }
-  // The first in file order (each thread stops at its first).
-  const Failure& failure = first.task <= second.task ? first : second;
-  if (failure.task == SIZE_MAX) return true;
-  const TaskSpan& span = spans_[failure.task];
-  return Fail("json-syntax", Within(span.text, span.mark, failure.at),
-              json::SyntaxMessage(failure.error) + " (in task " + std::to_string(failure.task + 1) + ")");
-}
 
 /// Whether the first object is an API response: one of its keys is `meta`
 /// or `data` (a task has neither), in whatever order they come. Values
@@ -359,6 +61,17 @@ Form FormOf(std::string_view text) {
   return first == '{' ? Form::kLines : Form::kOther;
 }
 
+/// Parses the tasks of a document (`found`: they were found); when they
+/// cannot be, the entries read after `entries_before` are dropped and the
+/// input is unusable.
+void ParseDocument(DocumentReader& reader, bool found, const ParamQuery& query, const CompanionsReady& ready,
+                   LoadedJobs* out, const Config* resolve_against, size_t entries_before) {
+  if (found && reader.Parse(query, ready, resolve_against)) return;
+  out->entries.resize(entries_before);
+  out->resolved.reset();
+  out->unusable = true;
+}
+
 }  // namespace
 
 void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Companions& companions, LoadedJobs* out) {
@@ -372,13 +85,8 @@ void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Comp
   const Form form = FormOf(text);
   if (form == Form::kEmpty) return;  // no tasks
   if (form == Form::kDocument) {
-    DocumentReader reader(text, query, ready, out, resolve_against);
-    if (!reader.Read()) {
-      out->entries.resize(entries_before);
-      out->resolved.reset();
-      out->unusable = true;
-      return;
-    }
+    DocumentReader reader(text, out);
+    ParseDocument(reader, reader.Find(), query, ready, out, resolve_against, entries_before);
   } else if (form == Form::kLines) {
     const Lookups lookups(ready(), out);
     auto make_reader = [&](TextArena* arena) { return TaskParser(query, lookups, arena); };
@@ -399,6 +107,62 @@ void ReadClearmlTasks(std::string_view text, const ParamQuery& query, const Comp
                              ""});
     return;
   }
+}
+
+/// A tasks file as read, and the reader of its tasks when it is one document.
+struct FoundTasks {
+  LoadedJobs result;                       ///< unusable, with its finding, when unreadable
+  std::optional<DocumentReader> document;  ///< its findings go to `result`
+  bool found = false;                      ///< the document's tasks were found (DocumentReader::Find)
+};
+
+namespace {
+
+/// Reads the file and, when it is one document, finds its tasks.
+std::unique_ptr<FoundTasks> FindTasks(const std::string& path) {
+  auto found = std::make_unique<FoundTasks>();
+  LoadedJobs& result = found->result;
+  Finding failure;
+  std::optional<FileText> text = ReadInputText(path, InputKind::kJobs, &failure);
+  if (!text) {
+    result.file = failure.file;
+    result.unusable = true;
+    result.findings.push_back(std::move(failure));
+    return found;
+  }
+  // CR-only line endings are line endings: JSON Lines are split at them; a
+  // document counts them as lines where it names a place, and is not
+  // rewritten (a pass over the whole file before its scan).
+  const Form form = FormOf(json::WithoutByteOrderMark(text->view()));
+  if (form == Form::kLines) json::LoneCarriageReturnsToNewlines(text->writable_data(), text->size());
+  result.file = DisplayName(path);
+  result.text = std::make_shared<JobsText>();
+  result.text->source = std::move(*text);
+  if (form == Form::kDocument) {
+    found->document.emplace(json::WithoutByteOrderMark(result.text->source.view()), &result);
+    found->found = found->document->Find();
+  }
+  return found;
+}
+
+}  // namespace
+
+TasksAhead::TasksAhead(std::string path) : path_(std::move(path)) {}
+
+TasksAhead::~TasksAhead() = default;
+
+void TasksAhead::Find() {
+  struct Done {  // however the read ends
+    std::latch& done;
+    ~Done() { done.count_down(); }
+  } done{found_latch_};
+  found_ = FindTasks(path_);
+}
+
+std::unique_ptr<FoundTasks> TasksAhead::Take(const std::string& path) {
+  if (path != path_) return nullptr;
+  found_latch_.wait();
+  return std::move(found_);
 }
 
 namespace {
@@ -427,23 +191,18 @@ LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const
 }
 
 LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& ready,
-                                const std::vector<std::string>& param_paths, const Config* resolve_against) {
-  Finding failure;
-  std::optional<FileText> text = ReadInputText(path, InputKind::kJobs, &failure);
-  LoadedJobs result;
-  if (!text) {
-    result.file = failure.file;
-    result.unusable = true;
-    result.findings.push_back(std::move(failure));
-    return result;
+                                const std::vector<std::string>& param_paths, const Config* resolve_against,
+                                TasksAhead* ahead) {
+  std::unique_ptr<FoundTasks> found = ahead != nullptr ? ahead->Take(path) : nullptr;
+  if (found == nullptr) found = FindTasks(path);
+  LoadedJobs& result = found->result;  // where the document's reader writes
+  if (result.unusable) return std::move(result);  // unreadable
+  const ParamQuery query(param_paths);
+  if (found->document) {
+    ParseDocument(*found->document, found->found, query, ready, &result, resolve_against, 0);
+  } else {
+    ReadClearmlTasks(result.text->source.view(), query, ready, &result, resolve_against);
   }
-  // CR-only line endings are line endings: JSON Lines are split at them; a
-  // document counts them as lines where it names a place, and is not
-  // rewritten (a pass over the whole file before its scan).
-  if (FormOf(json::WithoutByteOrderMark(text->view())) == Form::kLines) {
-    json::LoneCarriageReturnsToNewlines(text->writable_data(), text->size());
-  }
-  result = LoadTasks(std::move(*text), DisplayName(path), ready, param_paths, resolve_against);
   const size_t tasks = result.resolved ? result.resolved->outcomes.size() : result.entries.size();
   if (tasks > CurrentLimits().jobs_entries) {
     result.unusable = true;
@@ -452,7 +211,7 @@ LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& 
                                    " tasks, more than the limit of " + std::to_string(CurrentLimits().jobs_entries),
                                "split the snapshot, or raise RESCFG_MAX_JOBS"});
   }
-  return result;
+  return std::move(result);
 }
 
 }  // namespace rescfg::clearml

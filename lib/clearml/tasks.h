@@ -4,6 +4,8 @@
 /// of task objects, read into the same entries as the other jobs formats.
 
 #include <functional>
+#include <latch>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,8 +60,36 @@ LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const
 LoadedJobs LoadClearmlTasksText(std::string text, const std::string& file, const CompanionsReady& ready,
                                 const std::vector<std::string>& param_paths, const Config* resolve_against = nullptr);
 
-/// Reads a snapshot file ("-" is standard input).
+struct FoundTasks;
+
+/// A tasks file read and, when it is one document, its tasks found ahead,
+/// by a thread that has nothing else to do while a command loads its
+/// configuration (CompanionsAhead's): neither needs the configuration, and
+/// LoadClearmlTasksFile parses what was found. Its findings are the file's:
+/// nothing is said unless the file is loaded.
+class TasksAhead {
+ public:
+  explicit TasksAhead(std::string path);
+  ~TasksAhead();
+  TasksAhead(const TasksAhead&) = delete;
+  TasksAhead& operator=(const TasksAhead&) = delete;
+
+  /// Reads the file and finds its tasks; called once, by the thread ahead.
+  void Find();
+  /// What Find found for `path`, once found; null when this was made for
+  /// another file, or was taken already.
+  std::unique_ptr<FoundTasks> Take(const std::string& path);
+
+ private:
+  std::string path_;
+  std::unique_ptr<FoundTasks> found_;
+  std::latch found_latch_{1};  ///< Find is done (or failed)
+};
+
+/// Reads a snapshot file ("-" is standard input). `ahead`: the file read
+/// and its tasks found ahead, taken when made for this file.
 LoadedJobs LoadClearmlTasksFile(const std::string& path, const CompanionsReady& ready,
-                                const std::vector<std::string>& param_paths, const Config* resolve_against = nullptr);
+                                const std::vector<std::string>& param_paths, const Config* resolve_against = nullptr,
+                                TasksAhead* ahead = nullptr);
 
 }  // namespace rescfg::clearml
