@@ -216,12 +216,12 @@ TEST(ClearmlTaskText, TakesTheServersFormAndLeavesTheRest) {
   ParamCapture capture(f.query);
   TaskText fields;
   ASSERT_TRUE(ReadTaskText(server, f.query, capture, &fields));
-  EXPECT_EQ(fields.id, "7fee3b89592d13a88e54a4f1ad1dbe64");
-  EXPECT_EQ(fields.name, "job-0000000");
-  EXPECT_EQ(fields.status, "queued");
-  EXPECT_EQ(fields.status_changed, "2026-11-29T11:25:17.000000+00:00");
-  EXPECT_EQ(fields.queue, "0ca7f123bcb21de27c32e7f38a4f516a");
-  EXPECT_FALSE(fields.started);
+  EXPECT_EQ(fields.Get(TaskText::kId), "7fee3b89592d13a88e54a4f1ad1dbe64");
+  EXPECT_EQ(fields.Get(TaskText::kName), "job-0000000");
+  EXPECT_EQ(fields.Get(TaskText::kStatus), "queued");
+  EXPECT_EQ(fields.Get(TaskText::kStatusChanged), "2026-11-29T11:25:17.000000+00:00");
+  EXPECT_EQ(fields.Get(TaskText::kQueue), "0ca7f123bcb21de27c32e7f38a4f516a");
+  EXPECT_FALSE(fields.Get(TaskText::kStarted));
   std::vector<ParamValue> params;
   TextArena arena;
   capture.Collect(&params, &arena);

@@ -134,22 +134,22 @@ error_code TaskParser::Execution(od::value value, JobEntry* entry) {
 
 void TaskParser::Take(const TaskText& text, JobEntry* entry) {
   auto keep = [&](std::string_view s) { return in_place_ ? s : arena_->Keep(s); };
-  if (text.id) {
-    entry->id = keep(*text.id);
+  if (auto id = text.Get(TaskText::kId)) {
+    entry->id = keep(*id);
     if (lookups_.queues && !(ahead_ != nullptr && *entry->id == ahead_->id)) {
       hashed_id_ = *entry->id;
       id_hash_ = HashText(hashed_id_);
     }
   }
-  if (text.name) entry->name = keep(*text.name);
-  if (text.status) {
+  if (auto name = text.Get(TaskText::kName)) entry->name = keep(*name);
+  if (auto status = text.Get(TaskText::kStatus)) {
     status_seen_ = true;
-    status_ = *text.status;  // compared before the next task is read
+    status_ = *status;  // compared before the next task is read
   }
-  if (text.status_changed) entry->enqueued = keep(*text.status_changed);
-  if (text.started) entry->started = keep(*text.started);
-  if (text.status_message) status_message_ = *text.status_message;
-  if (text.queue) queue_.id = keep(*text.queue);
+  if (auto changed = text.Get(TaskText::kStatusChanged)) entry->enqueued = keep(*changed);
+  if (auto started = text.Get(TaskText::kStarted)) entry->started = keep(*started);
+  if (auto message = text.Get(TaskText::kStatusMessage)) status_message_ = *message;
+  if (auto queue = text.Get(TaskText::kQueue)) queue_.id = keep(*queue);
 }
 
 void TaskParser::Finish(JobEntry* entry) {

@@ -53,12 +53,12 @@ class TextWalk {
       seen |= bit;
       if (Null()) return true;  // counts as absent
       switch (kind) {
-        case TaskKey::kId: return String(&out->id);
-        case TaskKey::kName: return String(&out->name);
-        case TaskKey::kStatus: return String(&out->status);
-        case TaskKey::kStatusChanged: return String(&out->status_changed);
-        case TaskKey::kStarted: return String(&out->started);
-        case TaskKey::kStatusMessage: return String(&out->status_message);
+        case TaskKey::kId: return String(out, TaskText::kId);
+        case TaskKey::kName: return String(out, TaskText::kName);
+        case TaskKey::kStatus: return String(out, TaskText::kStatus);
+        case TaskKey::kStatusChanged: return String(out, TaskText::kStatusChanged);
+        case TaskKey::kStarted: return String(out, TaskText::kStarted);
+        case TaskKey::kStatusMessage: return String(out, TaskText::kStatusMessage);
         case TaskKey::kExecution: return Execution(out);
         default: return false;
       }
@@ -87,10 +87,10 @@ class TextWalk {
     p_ = close + 1;
     return true;
   }
-  bool String(std::optional<std::string_view>* out) {
+  bool String(TaskText* out, TaskText::Field field) {
     std::string_view text;
     if (!Plain(&text)) return false;
-    *out = text;
+    out->Set(field, text);
     return true;
   }
   /// A null, stepped over; false (nothing taken) at anything else.
@@ -140,7 +140,7 @@ class TextWalk {
       if (key != "queue") return Skip(2);
       if (queue_seen) return false;
       queue_seen = true;
-      return Null() || String(&out->queue);  // an {id, name} object: the parser's
+      return Null() || String(out, TaskText::kQueue);  // an {id, name} object: the parser's
     });
   }
   /// The value at `node` of the query, as ReadParam reads it.
@@ -186,7 +186,6 @@ bool ReadTaskText(std::string_view text, const ParamQuery& query, ParamCapture& 
   const ByteClasses bytes = ClassifyBytes(text);
   if (bytes.control) return false;
   if (bytes.high && !simdjson::validate_utf8(text.data(), text.size())) return false;
-  *out = {};
   return TextWalk(text, query, capture).Task(out);
 }
 
