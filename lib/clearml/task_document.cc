@@ -81,31 +81,33 @@ bool DocumentReader::Tasks() {
   }
 }
 
+template <typename Member>
+bool DocumentReader::Members(Member&& member) {
+  for (bool first = true;; first = false) {
+    scan_.SkipSpace();
+    if (first && scan_.Consume('}')) return true;
+    std::string key;
+    const Mark key_mark = scan_.Here();
+    if (!ReadKey(&key)) return false;
+    if (!member(key, key_mark)) return false;
+    scan_.SkipSpace();
+    if (scan_.Consume('}')) return true;
+    if (!scan_.Consume(',')) return SyntaxError("expected ',' or '}'");
+  }
+}
+
 bool DocumentReader::Data() {
   if (scan_.Peek() != '{') return Fail("bad-shape", scan_.Here(), "data must be an object");
   scan_.Advance();
   bool tasks = false;
-  for (bool first = true;; first = false) {
-    scan_.SkipSpace();
-    if (first && scan_.Consume('}')) break;
-    std::string key;
-    const Mark key_mark = scan_.Here();
-    if (!ReadKey(&key)) return false;
+  const bool read = Members([&](const std::string& key, Mark key_mark) {
     if (key == "tasks" && tasks) return Repeated("data.tasks", key_mark);
-    if (key == "tasks") {
-      tasks = true;
-      if (scan_.Peek() != '[') return Fail("bad-shape", scan_.Here(), "data.tasks must be a list of tasks");
-      if (!Tasks()) return false;
-    } else {
-      const Mark mark = scan_.Here();
-      std::string_view value;
-      if (!scan_.SkipValue(&value)) return SyntaxError(scan_.error());
-      if (!CheckValue(value, mark, nullptr)) return false;
-    }
-    scan_.SkipSpace();
-    if (scan_.Consume('}')) break;
-    if (!scan_.Consume(',')) return SyntaxError("expected ',' or '}'");
-  }
+    if (key != "tasks") return Other(nullptr);
+    tasks = true;
+    if (scan_.Peek() != '[') return Fail("bad-shape", scan_.Here(), "data.tasks must be a list of tasks");
+    return Tasks();
+  });
+  if (!read) return false;
   if (!tasks) return Fail("bad-shape", scan_.Here(), "not a tasks.get_all response: it has no data.tasks list");
   return true;
 }
@@ -113,31 +115,26 @@ bool DocumentReader::Data() {
 bool DocumentReader::Response() {
   scan_.Advance();  // '{'
   bool data = false, meta = false;
-  std::string error_response;
-  for (bool first = true;; first = false) {
-    scan_.SkipSpace();
-    if (first && scan_.Consume('}')) break;
-    std::string key;
-    const Mark key_mark = scan_.Here();
-    if (!ReadKey(&key)) return false;
+  const bool read = Members([&](const std::string& key, Mark key_mark) {
     if ((key == "data" && data) || (key == "meta" && meta)) return Repeated(key, key_mark);
     meta = meta || key == "meta";
-    if (key == "data") {
-      data = true;
-      if (!Data()) return false;
-    } else {
-      const Mark mark = scan_.Here();
-      std::string_view value;
-      if (!scan_.SkipValue(&value)) return SyntaxError(scan_.error());
-      const bool meta = key == "meta" && value.substr(0, 1) == "{";
-      if (!CheckValue(value, mark, meta ? &error_response : nullptr)) return false;
-      if (!error_response.empty()) return Fail("error-response", mark, error_response);
-    }
-    scan_.SkipSpace();
-    if (scan_.Consume('}')) break;
-    if (!scan_.Consume(',')) return SyntaxError("expected ',' or '}'");
-  }
+    if (key != "data") return Other(&key);
+    data = true;
+    return Data();
+  });
+  if (!read) return false;
   if (!data) return Fail("bad-shape", {1, 1}, "not a tasks.get_all response: it has no data.tasks list");
+  return true;
+}
+
+bool DocumentReader::Other(const std::string* response_key) {
+  const Mark mark = scan_.Here();
+  std::string_view value;
+  if (!scan_.SkipValue(&value)) return SyntaxError(scan_.error());
+  std::string error_response;
+  const bool meta = response_key != nullptr && *response_key == "meta" && value.substr(0, 1) == "{";
+  if (!CheckValue(value, mark, meta ? &error_response : nullptr)) return false;
+  if (!error_response.empty()) return Fail("error-response", mark, error_response);
   return true;
 }
 

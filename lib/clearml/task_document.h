@@ -47,6 +47,13 @@ class DocumentReader {
   bool Response();
   bool Data();
   bool Tasks();
+  /// Each member of the object whose '{' was read: `member(key, key_mark)`
+  /// reads its value (false: unusable).
+  template <typename Member>
+  bool Members(Member&& member);
+  /// A value the reader does not take, checked; `response_key`: its key, for
+  /// a member of the response (a `meta` tells whether it is an error).
+  bool Other(const std::string* response_key);
   /// Parses a value that is not a task on its own; `meta` also tells
   /// whether the response is an error.
   bool CheckValue(std::string_view value, Mark mark, std::string* error_response);
