@@ -50,11 +50,11 @@
 # /sys/module/page_reporting), every page freed goes back cold to the host within seconds, the
 # warm-up's own pages first: KEEP_WARM=1 stops the reporting for the run (and restores it on exit)
 # so that the figures measure rescfg and not the host's faults. Without it, bench.sh says so.
-# Figures (docs/performance.md, sixteenth round; 2 cores, KEEP_WARM=1, both at full speed): 1M JSON
-# Lines 0.89 s against a floor of 0.74 s (x1.20), 1.41 M entries and 1.13 M queued jobs/s, peak 3.37x
-# the file, x3.60 from 100k; the 1M ClearML snapshot x1.64 its twin (rounds' median x1.63, the two in
-# turn), x1.21 at 100k; (fifteenth round) preemption on x1.10 off; simulate 100k with preemption x4.9
-# schedule; a sync cycle over 100k queued tasks 0.52 s in rescfg.
+# Figures (docs/performance.md, seventeenth round; 2 cores, KEEP_WARM=1, both at full speed): 1M JSON
+# Lines 0.85 s against a floor of 0.77 s (x1.11), 1.46 M entries and 1.17 M queued jobs/s, peak 3.37x
+# the file, x3.50 from 100k; the 1M ClearML snapshot x1.35 its twin (rounds' median x1.50, the two in
+# turn; x1.48 in two runs before), x1.05 at 100k; preemption on x1.05 off; simulate 100k with
+# preemption x4.65 schedule; a sync cycle over 100k queued tasks 0.67 s in rescfg.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
