@@ -156,6 +156,7 @@ void TasksAhead::Find() {
     std::latch& done;
     ~Done() { done.count_down(); }
   } done{found_latch_};
+  if (path_ == "-") return;  // standard input is read by whoever loads the snapshot, once
   found_ = FindTasks(path_);
 }
 

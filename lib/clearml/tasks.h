@@ -74,7 +74,9 @@ class TasksAhead {
   TasksAhead(const TasksAhead&) = delete;
   TasksAhead& operator=(const TasksAhead&) = delete;
 
-  /// Reads the file and finds its tasks; called once, by the thread ahead.
+  /// Reads the file and finds its tasks (not standard input: nothing is
+  /// read from it unless the snapshot is loaded); called once, by the thread
+  /// ahead.
   void Find();
   /// What Find found for `path`, once found; null when this was made for
   /// another file, or was taken already.
