@@ -1,11 +1,7 @@
 #include "clearml/tasks.h"
 
-#include <simdjson.h>
-
 #include <algorithm>
-#include <array>
 #include <optional>
-#include <thread>
 #include <utility>
 
 #include "clearml/json_scan.h"
@@ -19,9 +15,6 @@
 #include "util/file_io.h"
 #include "util/input_file.h"
 #include "util/input_limits.h"
-#include "util/joined_thread.h"
-#include "util/prefault.h"
-#include "util/work_ranges.h"
 
 namespace rescfg::clearml {
 
